@@ -1,0 +1,66 @@
+"""The typer application: parse options, call the stage, pick a renderer, decide the exit code.
+
+Each command lives in reviewtool/commands/<name>.py with a `register(app)` function; they are
+found by listing that package, so adding a command touches no other file.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+
+import click
+import typer
+
+from . import commands
+from .errors import EXIT_INPUT, ReviewtoolError
+
+app = typer.Typer(
+    name="reviewtool",
+    help="Review assistant for mailing-list patch series (Linux kernel, netdev, bpf, iproute2, git).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+for _mod in sorted(m.name for m in pkgutil.iter_modules(commands.__path__)):
+    importlib.import_module(f"{commands.__name__}.{_mod}").register(app)
+
+
+def _fail(message: str, code: int) -> int:
+    from .render.env import strip_controls
+
+    sys.stderr.write(f"reviewtool: {strip_controls(message)}\n")
+    return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: never a traceback; exit 0 clean, 1 error findings, 2 unusable input."""
+    command = typer.main.get_command(app)
+    try:
+        rv = command.main(args=argv, prog_name="reviewtool", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.exceptions.Abort:
+        return _fail("aborted", 130)
+    except click.ClickException as exc:
+        exc.show()
+        return EXIT_INPUT
+    except ReviewtoolError as exc:
+        return _fail(exc.one_line(), exc.exit_code)
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+    except BrokenPipeError:
+        return 0
+    except RecursionError:
+        return _fail("error: input nests too deeply to process", EXIT_INPUT)
+    except MemoryError:
+        return _fail("error: out of memory while processing the input", EXIT_INPUT)
+    except Exception as exc:  # a bug: still one line, with a distinct code so tests catch it
+        return _fail(f"internal error: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}", 3)
+    return rv if isinstance(rv, int) else 0
+
+
+def run() -> None:
+    sys.exit(main())

@@ -1,0 +1,39 @@
+"""What rules may know besides the series: the target project's profile, the git history of a
+local repository, the time of review. Built once per review and passed down, read-only.
+
+Capabilities ("repo", ...) name what a rule `needs`; when one is missing the rule is listed as
+not checked with `why_not`, never run on a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Mapping
+
+from .profiles import Profile
+
+
+@dataclass(frozen=True)
+class Context:
+    profile: Profile
+    history: Any = None  # context.history.History when a repository is given
+    now: datetime | None = None
+    unavailable: Mapping[str, str] = field(default_factory=dict)  # capability -> why it is missing
+    options: Mapping[str, Any] = field(default_factory=dict)  # command-line settings rules may read
+
+    def has(self, need: str) -> bool:
+        if need == "repo":
+            return self.history is not None
+        return need not in self.unavailable
+
+    def why_not(self, need: str) -> str:
+        if need == "repo" and self.history is None:
+            return self.unavailable.get("repo", "no repository given (use --repo PATH)")
+        return self.unavailable.get(need, f"{need} not available")
+
+    def setting(self, key: str, default: Any = None) -> Any:
+        """A profile setting, overridden by a command-line option of the same name."""
+        if key in self.options and self.options[key] is not None:
+            return self.options[key]
+        return self.profile.settings.get(key, default)

@@ -1,0 +1,255 @@
+"""The only module that imports b4: parsed mail in, frozen model out.
+
+It copes with b4 0.16's known traps: configuration must be set up before use, get_series() is not
+idempotent (a fresh LoreMailbox per call), some calls sys.exit(), the b4 logger prints to stderr,
+and base-commit is mis-parsed for non-hex values (we read it ourselves).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import re
+import threading
+from collections import Counter
+from email.message import EmailMessage
+
+from ..errors import InputError
+from ..sources.files import header, message_id_of
+from ..sources.threads import msg_date
+from .diff import parse_basement
+from .series import Patch, Person, Reply, Series, Trailer
+from .subject import parse_subject
+from .trailers import find_reply_trailers, make_trailer, split_commit_message
+
+_LOCK = threading.Lock()
+_READY = False
+_HEX_RE = re.compile(r"^[0-9a-f]{7,40}$")
+
+
+class _Capture(logging.Handler):
+    """Keeps b4's log lines instead of letting them reach stderr."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[tuple[str, str]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if len(self.records) < 1000:
+            self.records.append((record.levelname, record.getMessage()))
+
+
+CAPTURE = _Capture()
+
+
+def init_b4(config: dict[str, str] | None = None, *, network: bool = False) -> None:
+    """Configure b4 once per process: quiet logging, no network unless asked, no attestation."""
+    global _READY
+    import b4
+
+    with _LOCK:
+        if not _READY:
+            for name in ("b4", "liblore"):
+                log = logging.getLogger(name)
+                log.handlers[:] = [CAPTURE]
+                log.propagate = False
+                log.setLevel(logging.WARNING)
+        cfg = {"attestation-policy": "off", "b4.attestation-policy": "off"}
+        cfg.update(config or {})
+        b4.setup_config(argparse.Namespace(config=cfg))
+        b4.MAIN_CONFIG["attestation-policy"] = "off"
+        b4.can_network = network
+        _READY = True
+
+
+def _person(name: str | None, email: str | None) -> Person:
+    return Person((name or "").strip(), (email or "").strip())
+
+
+def _addresses(msg: EmailMessage, name: str) -> tuple[str, ...]:
+    value = header(msg, name)
+    return tuple(a.strip() for a in value.split(",") if a.strip()) if value else ()
+
+
+def _split_body(body: str) -> tuple[str, str]:
+    """Commit message and what follows '---' (only cut when the mail carries a diff)."""
+    body = body.replace("\r\n", "\n").replace("\r", "\n")
+    m = re.search(r"^---[ \t]*$", body, re.M)
+    if m and re.search(r"^(diff |--- \S|Index: |\s*\d+ files? changed)", body[m.end():], re.M):
+        return body[: m.start()], body[m.end():]
+    m = re.search(r"^(diff --git |--- a/)", body, re.M)
+    if m:
+        return body[: m.start()], body[m.start():]
+    if m is None:
+        m2 = re.search(r"^---[ \t]*$", body, re.M)
+        if m2:  # a cover letter: notes below '---' (shortlog, diffstat, base-commit)
+            return body[: m2.start()], body[m2.end():]
+    return body, ""
+
+
+def _dedupe(trailers: list[Trailer]) -> tuple[Trailer, ...]:
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for t in trailers:
+        key = (t.key, t.value.lower())
+        if key not in seen:
+            seen.add(key)
+            out.append(t)
+    return tuple(out)
+
+
+def _patch(lmsg) -> Patch:
+    msg = lmsg.msg
+    sender = _person(lmsg.fromname, lmsg.fromemail)
+    body = lmsg.body or ""
+    above, below = _split_body(body)
+    parts = split_commit_message(above)
+    author = sender
+    for k, v in parts.inbody_headers:
+        if k.lower() == "from":
+            from email.utils import parseaddr
+            name, addr = parseaddr(v)
+            if addr:
+                author = Person(name, addr)
+    basement = parse_basement(below)
+    followups = [make_trailer(t.name, t.value, f"{t.name}: {t.value}",
+                              source_msgid=getattr(t, "origin", None) or None)
+                 for t in (lmsg.followup_trailers or [])]
+    subject = parse_subject(lmsg.full_subject or header(msg, "Subject"))
+    counter = subject.counter if subject.counter is not None else lmsg.counter
+    return Patch(
+        counter=counter or 0,
+        msgid=lmsg.msgid,
+        subject=subject,
+        sender=sender,
+        author=author,
+        date=msg_date(msg),
+        to=_addresses(msg, "To"),
+        cc=_addresses(msg, "Cc"),
+        in_reply_to=lmsg.in_reply_to,
+        references=tuple(lmsg.references or ()),
+        message=parts.prose,
+        message_lines=parts.lines,
+        trailers=parts.trailers,
+        followup_trailers=_dedupe(followups),
+        notes=basement.notes,
+        diff=basement.diff,
+        patch_id=getattr(lmsg, "_git_patch_id", None),
+    )
+
+
+def _strip_quotes(body: str) -> str:
+    return "\n".join(l for l in body.replace("\r", "").split("\n") if not l.startswith(">"))
+
+
+def _replies(lmbx, mails: dict[str, int]) -> tuple[Reply, ...]:
+    """Replies that answer (directly or through other replies) one of the series' mails."""
+    by_id = {f.msgid: f for f in lmbx.followups}
+    out = []
+    for f in lmbx.followups:
+        counter, cur, hops = None, f, 0
+        while cur is not None and hops < 10000:
+            parent = cur.in_reply_to or (cur.references[-1] if cur.references else None)
+            if parent in mails:
+                counter = mails[parent]
+                break
+            cur, hops = by_id.get(parent), hops + 1
+        if counter is None:
+            continue
+        author = _person(f.fromname, f.fromemail)
+        body = f.body or ""
+        out.append(Reply(msgid=f.msgid, subject=f.full_subject, author=author, date=msg_date(f.msg),
+                         in_reply_to=f.in_reply_to, counter=counter, body=_strip_quotes(body),
+                         trailers=find_reply_trailers(body, source_msgid=f.msgid, source_from=author)))
+    out.sort(key=lambda r: (r.date is None, r.date or 0, r.msgid) if r.date else (True, 0, r.msgid))
+    return tuple(out)
+
+
+def _kv(text: str, key: str) -> str | None:
+    m = re.search(rf"^{key}:[ \t]*(\S+)", text, re.M)
+    return m.group(1) if m else None
+
+
+def _mailbox(msgs: list[EmailMessage]):
+    import b4
+
+    lmbx = b4.LoreMailbox()
+    skipped = []
+    for msg in msgs:
+        try:
+            lmbx.add_message(msg)
+        except (ValueError, KeyError, AttributeError, LookupError, UnicodeError) as exc:
+            skipped.append(f"skipped a message b4 cannot use ({header(msg, 'Subject')[:60]!r}: {exc})")
+    return lmbx, skipped
+
+
+def _series_for(msgs: list[EmailMessage], revision: int, source: str) -> Series | None:
+    lmbx, skipped = _mailbox(msgs)
+    try:
+        lser = lmbx.get_series(revision=revision, codereview_trailers=False)
+    except SystemExit as exc:  # b4 exits on Cf characters and attestation hardfail
+        raise InputError(f"{source}: b4 refused the series (exit {exc.code}); the mail may hold "
+                         "bidirectional-control characters") from exc
+    cover_lmsg = None
+    if lser is None:
+        cover_lmsg = lmbx.covers.get(revision)
+        if cover_lmsg is None:
+            return None
+        patches_lmsg, expected = [], cover_lmsg.expected
+    else:
+        cover_lmsg = lser.patches[0] if lser.patches and lser.patches[0] is not None else None
+        patches_lmsg = [p for p in lser.patches[1:] if p is not None]
+        expected = lser.expected
+    cover = _patch(cover_lmsg) if cover_lmsg is not None else None
+    patches = tuple(sorted((_patch(p) for p in patches_lmsg), key=lambda p: p.counter))
+    received = {p.counter for p in patches}
+    missing = tuple(i for i in range(1, (expected or 0) + 1) if i not in received)
+    counts = Counter(
+        parse_subject(header(m, "Subject")).counter for m in msgs
+        if (s := parse_subject(header(m, "Subject"))).is_patch and not s.reply and s.revision == revision
+        and s.counter is not None)
+    duplicates = tuple(sorted(c for c, n in counts.items() if n > 1))
+    first = cover or (patches[0] if patches else None)
+    ident_text = "\n".join(x.notes + "\n" + "\n".join(x.message_lines) for x in (cover, patches[0] if patches else None) if x)
+    base_raw = _kv(ident_text, "base-commit")
+    mails = {p.msgid: p.counter for p in ((cover,) if cover else ()) + patches}
+    prereqs = tuple(re.findall(r"^(prerequisite-[\w-]+:\s*\S+)", ident_text, re.M))
+    return Series(
+        subject=first.subject.summary if first else "",
+        msgid=first.msgid if first else "",
+        revision=revision,
+        expected=expected or len(patches),
+        cover=cover,
+        patches=patches,
+        missing=missing,
+        duplicates=duplicates,
+        base_commit=base_raw.lower() if base_raw and _HEX_RE.match(base_raw.lower()) else None,
+        base_commit_raw=base_raw,
+        change_id=_kv(ident_text, "change-id"),
+        prerequisites=prereqs,
+        replies=_replies(lmbx, mails),
+        trailer_mismatches=tuple(sorted(lser.trailer_mismatches)) if lser is not None else (),
+        source=source,
+        notes=tuple(skipped),
+    )
+
+
+def build_series(msgs: list[EmailMessage], *, revision: int | None = None, source: str = "") -> Series:
+    """The newest (or the asked-for) revision of the series in `msgs`, with earlier ones attached."""
+    init_b4()
+    msgs = [m for m in msgs if message_id_of(m)]
+    revisions = sorted({s.revision for m in msgs
+                        if (s := parse_subject(header(m, "Subject"))).is_patch and not s.reply})
+    if not revisions:
+        raise InputError(f"{source}: no patch mail in the thread")
+    target = revision or revisions[-1]
+    if target not in revisions:
+        raise InputError(f"{source}: revision v{target} is not in the input (found: "
+                         + ", ".join(f"v{r}" for r in revisions) + ")")
+    series = _series_for(msgs, target, source)
+    if series is None:
+        raise InputError(f"{source}: b4 found no usable patch series in the thread")
+    earlier = tuple(s for r in revisions if r < target if (s := _series_for(msgs, r, source)) is not None)
+    if earlier:
+        series = Series(**{**series.__dict__, "earlier": earlier})
+    return series

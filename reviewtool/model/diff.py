@@ -1,0 +1,116 @@
+"""The part of a patch mail below '---': notes for reviewers, diffstat and the diff (via unidiff)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from unidiff import PatchSet
+from unidiff.errors import UnidiffParseError
+
+from .series import Diff, FileChange
+
+_DIFF_START_RE = re.compile(r"^(diff --git |diff -|Index: |--- \S)", re.M)
+_DIFFSTAT_LINE_RE = re.compile(r"^ ?\S.*\s\|\s+(\d+|Bin\b.*)", re.M)
+_DIFFSTAT_SUMMARY_RE = re.compile(r"^\s*(\d+) files? changed", re.M)
+_STAT_ANY_RE = re.compile(r"^( ?\S.*\s\|\s+(\d+|Bin\b).*|\s*\d+ files? changed.*)\n?", re.M)
+_TAIL_INFO_RE = re.compile(r"^((?:base-commit|change-id|prerequisite-[\w-]+):[ \t]*\S+)[ \t]*$\n?", re.M)
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f\x9b]")
+
+
+@dataclass(frozen=True)
+class Basement:
+    notes: str  # version log and comments for reviewers
+    diffstat: str
+    diff: Diff
+
+
+def unsafe_path_reason(path: str) -> str | None:
+    if _CONTROL_RE.search(path):
+        return "control characters or terminal escapes in the file name"
+    if path.startswith("/"):
+        return "absolute path"
+    if any(part == ".." for part in path.split("/")):
+        return "'..' path component"
+    return None
+
+
+def _strip_prefix(path: str | None) -> str | None:
+    if path is None or path == "/dev/null":
+        return None
+    if path.startswith(("a/", "b/")):
+        return path[2:]
+    return path
+
+
+def _file_change(pf) -> FileChange:
+    src = _strip_prefix(pf.source_file)
+    tgt = _strip_prefix(pf.target_file)
+    if pf.is_added_file:
+        status = "added"
+    elif pf.is_removed_file:
+        status = "deleted"
+    elif pf.is_rename:
+        status = "renamed"
+    elif src and tgt and src != tgt:
+        status = "renamed"
+    elif not len(pf) and "old mode" in "".join(str(x) for x in pf.patch_info or ()):
+        status = "mode"
+    else:
+        status = "modified"
+    path = tgt or src or pf.path
+    added, removed = [], []
+    for hunk in pf:
+        for line in hunk:
+            if line.is_added:
+                added.append(line.value.rstrip("\n"))
+            elif line.is_removed:
+                removed.append(line.value.rstrip("\n"))
+    reason = unsafe_path_reason(path) or (unsafe_path_reason(src) if src else None)
+    return FileChange(path=path, old_path=src if status == "renamed" else None, status=status,
+                      insertions=pf.added, deletions=pf.removed, binary=pf.is_binary_file,
+                      added_lines=tuple(added), removed_lines=tuple(removed), unsafe_path=reason)
+
+
+def _has_unified_header(pf) -> bool:
+    """A content change announced with no hunk after it: the hunks were lost or mangled."""
+    info = "".join(str(line) for line in (pf.patch_info or ()))
+    if pf.is_binary_file or pf.is_rename or pf.is_added_file or pf.is_removed_file:
+        return False
+    return not any(k in info for k in ("old mode", "new mode", "similarity index", "copy from"))
+
+
+def parse_basement(text: str) -> Basement:
+    """Split what follows '---' and parse its diff."""
+    text = text.replace("\r\n", "\n")
+    m = _DIFF_START_RE.search(text)
+    head, diff_text = (text[: m.start()], text[m.start():]) if m else (text, "")
+    # git format-patch --base puts base-commit/prerequisite lines after the diff: they are notes.
+    tail = _TAIL_INFO_RE.findall(diff_text)
+    diff_text = _TAIL_INFO_RE.sub("", diff_text)
+    stat_lines = _DIFFSTAT_LINE_RE.findall(head)
+    summary = _DIFFSTAT_SUMMARY_RE.search(head)
+    has_diffstat = bool(stat_lines or summary)
+    diffstat_files = int(summary.group(1)) if summary else len(stat_lines)
+    stat_text = "\n".join(m.group(0) for m in _STAT_ANY_RE.finditer(head))
+    notes = _STAT_ANY_RE.sub("", head) if has_diffstat else head
+    notes = re.sub(r"\n{3,}", "\n\n", notes) + ("\n" + "\n".join(tail) if tail else "")
+    files: tuple[FileChange, ...] = ()
+    problem = None
+    has_diff = bool(diff_text.strip())
+    if has_diff:
+        try:
+            patchset = PatchSet(diff_text)
+            files = tuple(_file_change(pf) for pf in patchset)
+            empty = [f.path for pf, f in zip(patchset, files) if not len(pf) and _has_unified_header(pf)]
+            if empty:
+                problem = f"no usable hunk follows the header of {empty[0]}"
+        except (UnidiffParseError, ValueError, IndexError) as exc:
+            problem = f"the diff does not parse: {' '.join(str(exc).split())[:160]}"
+        if not files and problem is None:
+            problem = "a diff header is present but no file change could be read from it"
+    elif has_diffstat and diffstat_files:
+        problem = f"the diffstat announces {diffstat_files} changed file(s) but no diff follows"
+    return Basement(notes=notes.strip("\n"), diffstat=stat_text.strip("\n"),
+                    diff=Diff(files=files, has_diff=has_diff, has_diffstat=has_diffstat,
+                              diffstat_files=diffstat_files, problem=problem))

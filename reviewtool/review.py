@@ -1,0 +1,100 @@
+"""The one orchestration: input -> messages -> series -> context -> rules -> Review."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+from .context import Context
+from .context.profiles import Profile, load_profiles, select_profile
+from .errors import EXIT_FINDINGS, EXIT_OK
+from .model.series import Series
+from .rules.registry import Finding, NotChecked, Severity
+from .rules.runner import run_rules, selected_rules
+
+
+@dataclass(frozen=True)
+class Review:
+    series: Series
+    profile: Profile
+    profile_reason: str
+    findings: tuple[Finding, ...]
+    not_checked: tuple[NotChecked, ...]
+    rules_run: tuple[str, ...]
+    context_notes: tuple[str, ...] = ()  # what the context could not do (e.g. shallow clone)
+    extras: dict[str, Any] = field(default_factory=dict)  # stage-specific data for renderers
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for f in self.findings if f.severity is severity)
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_FINDINGS if self.count(Severity.ERROR) else EXIT_OK
+
+    def findings_for(self, counter: int | None) -> list[Finding]:
+        return [f for f in self.findings if f.patch == counter]
+
+
+@dataclass(frozen=True)
+class ReviewOptions:
+    """Everything the command line may set for a review."""
+
+    msgid: str | None = None
+    revision: int | None = None
+    profile: str | None = None
+    repo: Path | None = None
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    now: datetime | None = None
+    settings: dict[str, Any] = field(default_factory=dict)  # overrides of profile settings
+
+
+# Stages that later parts plug in: each takes (series, options) and returns extra Context fields
+# plus notes. Kept as a list so the history, tree and maintainer stages stay in their own modules.
+ContextStage = Callable[[Series, ReviewOptions, dict[str, Any]], None]
+CONTEXT_STAGES: list[ContextStage] = []
+
+
+def load_series(source: str, options: ReviewOptions) -> Series:
+    """A local path is read as mail; anything else is a message-id or URL to fetch."""
+    path = Path(source)
+    if path.exists() or "/" in source and "@" not in source:
+        return load_series_from_path(path, options)
+    from .errors import InputError
+
+    raise InputError(f"{source}: no such file, and fetching by message-id is not available in this build")
+
+
+def load_series_from_path(path: Path, options: ReviewOptions) -> Series:
+    from .model.b4adapter import build_series
+    from .sources.files import load_messages
+    from .sources.threads import select_thread
+
+    msgs = load_messages(path)
+    selected = select_thread(msgs, options.msgid, str(path))
+    return build_series(selected, revision=options.revision, source=str(path))
+
+
+def build_context(series: Series, options: ReviewOptions) -> tuple[Context, str, tuple[str, ...]]:
+    profiles = load_profiles(options.repo)
+    first = series.first
+    recipients = (first.to + first.cc) if first else ()
+    profile, reason = select_profile(profiles, name=options.profile,
+                                     tags=first.subject.tags if first else (), recipients=recipients)
+    fields: dict[str, Any] = {"profile": profile, "unavailable": {}, "notes": []}
+    for stage in CONTEXT_STAGES:
+        stage(series, options, fields)
+    notes = tuple(fields.pop("notes"))
+    ctx = Context(now=options.now or datetime.now(timezone.utc), options=options.settings, **fields)
+    return ctx, reason, notes
+
+
+def review_series(series: Series, options: ReviewOptions) -> Review:
+    ctx, reason, notes = build_context(series, options)
+    rules = selected_rules(ctx, options.select, options.ignore)
+    findings, not_checked = run_rules(series, ctx, rules)
+    return Review(series=series, profile=ctx.profile, profile_reason=reason, findings=tuple(findings),
+                  not_checked=tuple(not_checked), rules_run=tuple(r.name for r in rules),
+                  context_notes=notes)

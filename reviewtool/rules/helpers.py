@@ -1,0 +1,54 @@
+"""Small shared helpers for rule modules."""
+
+from __future__ import annotations
+
+import re
+
+from ..model.series import Patch, Person, Series
+
+
+def patch_label(series: Series, counter: int | None) -> str:
+    if counter is None:
+        return "the series"
+    if counter == 0:
+        return "the cover letter"
+    return f"patch {counter}/{series.expected}"
+
+
+def counters_text(counters) -> str:
+    return ", ".join(str(c) for c in counters)
+
+
+def edit_distance(a: str, b: str) -> int:
+    a, b = a.lower(), b.lower()
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def same_person(a: Person | None, b: Person | None) -> bool:
+    """Matched by address or by name, case-insensitively (as NIPA's verify_signedoff does)."""
+    if a is None or b is None:
+        return False
+    if a.email and b.email and a.email.lower() == b.email.lower():
+        return True
+    return bool(a.name and b.name and _norm_name(a.name) == _norm_name(b.name))
+
+
+def _norm_name(name: str) -> str:
+    return re.sub(r"\s+", " ", name.strip().strip('"')).casefold()
+
+
+def prose_lines(patch: Patch) -> list[tuple[int, str]]:
+    """(line number, text) of the commit message lines that are not trailers or in-body headers."""
+    trailer_lines = {t.lineno for t in patch.trailers}
+    out = []
+    for n, line in enumerate(patch.message_lines, 1):
+        if n in trailer_lines:
+            continue
+        out.append((n, line))
+    return out

@@ -1,0 +1,134 @@
+"""Series shape: completeness, numbering, length and cover letters."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .helpers import counters_text
+from .registry import Hit, rule
+
+
+@rule("series-incomplete", family="series", severity="error",
+      summary="Patches of the series did not arrive, or a cover letter came without its patches")
+def series_incomplete(series, ctx):
+    """Why: A maintainer cannot apply or review a series with holes: later patches usually depend
+    on the missing ones, and b4 am exits 0 even when it warns "Thread incomplete!".
+    Source: kernel submitting-patches ("numbered series"); netdev: "always resend the whole series".
+    Bad:
+      [PATCH net 1/3] ...   [PATCH net 3/3] ...      (2/3 never reached the list)
+    Good:
+      [PATCH net 0/3] ...  [PATCH net 1/3] ...  [PATCH net 2/3] ...  [PATCH net 3/3] ...
+    """
+    if not series.patches:
+        yield Hit(f"only the cover letter arrived; none of its {series.expected} patch(es) is in the thread",
+                  evidence=(series.cover.subject.raw,) if series.cover else (),
+                  advice="Fetch the whole thread again (the patches may be held in moderation), or ask the "
+                         "author to resend the complete series.")
+    elif series.missing:
+        yield Hit(f"received {len(series.patches)} of {series.expected} patches; missing "
+                  f"{counters_text(series.missing)}",
+                  evidence=tuple(p.subject.raw for p in series.patches),
+                  advice="Check the list archive for the missing patches; if they never arrived, ask for a "
+                         "resend of the whole series as the next revision, not only the missing patches.")
+
+
+@rule("series-numbering", family="series", severity="error",
+      summary="Counters have gaps, duplicates, mixed totals or mixed versions")
+def series_numbering(series, ctx):
+    """Why: Tools (git am, b4, patchwork) order and group patches by their M/N counters and vN
+    tags; inconsistent numbering makes them drop, misorder or mix up patches.
+    Source: kernel submitting-patches ("[PATCH v2 01/27]"), NIPA series grouping.
+    Bad:
+      [PATCH v2 1/3] ...   [PATCH v3 2/3] ...   [PATCH v2 3/4] ...
+    Good:
+      [PATCH v3 1/3] ...   [PATCH v3 2/3] ...   [PATCH v3 3/3] ...
+    """
+    mails = series.all_mails
+    for p in mails:
+        for problem in p.subject.problems:
+            if "before PATCH" in problem:
+                continue  # a prefix-order matter, reported by subject-format
+            yield Hit(f"garbled prefix: {problem}", patch=p.counter, evidence=(p.subject.raw,),
+                      advice="Regenerate the series with `git format-patch -v N --cover-letter` (or b4 send) "
+                             "so every subject carries a clean `[PATCH vN M/N]` prefix.")
+    totals = Counter(p.subject.expected for p in mails if p.subject.expected is not None)
+    if len(totals) > 1:
+        yield Hit("the patches disagree on the series length: " +
+                  ", ".join(f"{n} say /{t}" for t, n in sorted(totals.items())),
+                  evidence=tuple(p.subject.raw for p in mails),
+                  advice="Resend the whole series with one total in every subject.")
+    versions = Counter(p.subject.revision for p in mails)
+    if len(versions) > 1:
+        yield Hit("the mails of one posting carry different versions: " +
+                  ", ".join(f"v{v} ({n})" for v, n in sorted(versions.items())),
+                  evidence=tuple(p.subject.raw for p in mails),
+                  advice="Every mail of a revision carries the same vN; resend the series as one revision.")
+    if series.duplicates:
+        yield Hit(f"counter(s) {counters_text(series.duplicates)} were posted more than once in v{series.revision}",
+                  advice="Say which copy is meant, or resend the series as the next revision.")
+    beyond = [p for p in series.patches if series.expected and p.counter > series.expected]
+    for p in beyond:
+        yield Hit(f"patch counter {p.counter} is beyond the announced total {series.expected}", patch=p.counter,
+                  evidence=(p.subject.raw,), advice="Renumber the series so that M ≤ N in every [PATCH M/N].")
+    widths = {len(p.subject.counter_text.split("/")[0]) for p in mails if p.subject.counter_text}
+    if len(widths) > 1:
+        yield Hit("counters are zero-padded inconsistently", severity=None,
+                  evidence=tuple(p.subject.raw for p in mails if p.subject.counter_text),
+                  advice="Let git format-patch number the series; it pads M to the width of N.")
+
+
+@rule("series-too-long", family="series", severity="warning",
+      summary="More patches than the project accepts in one series")
+def series_too_long(series, ctx):
+    """Why: Long series are hard to review and block the tree; netdev rejects more than 15
+    patches (its CI fails them) and asks for the work to be split into smaller series.
+    Source: maintainer-netdev ("Dividing work into patches": at most 15); NIPA series_format.
+    Bad:
+      [PATCH net-next 00/22] ...
+    Good:
+      [PATCH net-next 00/12] part 1 ...   (the rest once part 1 is merged)
+    """
+    limit = ctx.setting("max_patches")
+    if limit and series.expected > int(limit):
+        yield Hit(f"the series has {series.expected} patches; the {ctx.profile.name} limit is {limit}",
+                  evidence=(series.first.subject.raw,) if series.first else (),
+                  advice=f"Split it into series of at most {limit} patches at dependency boundaries, "
+                         "and post the next part once the first is merged.")
+
+
+@rule("cover-letter-missing", family="series", severity="warning",
+      summary="A series of three or more patches has no cover letter")
+def cover_letter_missing(series, ctx):
+    """Why: The cover letter explains the series as a whole and, on netdev, becomes the merge
+    commit message; maintainers expect one from three patches on.
+    Source: NIPA series_format (cover_letter); kernel submitting-patches.
+    Bad:
+      [PATCH net-next 1/3] ...  [PATCH net-next 2/3] ...  [PATCH net-next 3/3] ...
+    Good:
+      [PATCH net-next 0/3] what and why  +  1/3, 2/3, 3/3 in reply to it
+    """
+    minimum = int(ctx.setting("cover_letter_min", 3))
+    if not series.has_cover and series.expected >= minimum:
+        yield Hit(f"{series.expected} patches and no cover letter",
+                  evidence=tuple(p.subject.raw for p in series.patches[:3]),
+                  advice="Resend with `git format-patch --cover-letter` (or b4 send) and describe the series "
+                         "in [PATCH 0/N].")
+
+
+@rule("cover-letter-unneeded", family="series", severity="warning",
+      summary="A single patch was sent with a cover letter: send the patch alone")
+def cover_letter_unneeded(series, ctx):
+    """Why: A one-patch series needs no cover letter; what it would say belongs in the commit
+    message or below the `---` of the patch, and the cover letter's discussion gets lost.
+    Source: maintainer-netdev; common maintainer request ("send this patch alone").
+    Bad:
+      [PATCH net 0/1] fix foo  +  [PATCH net 1/1] foo: fix bar
+    Good:
+      [PATCH net] foo: fix bar   (notes for reviewers below ---)
+    """
+    if series.has_cover and series.expected == 1:
+        cover = series.cover
+        yield Hit("a single patch sent with a cover letter", patch=0,
+                  evidence=(cover.subject.raw,),
+                  advice="Send this patch alone, without a cover letter: move anything reviewers need from "
+                         "the cover letter into the commit message or below the patch's `---` line.")

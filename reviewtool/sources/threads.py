@@ -1,0 +1,134 @@
+"""Group parsed mail into threads and pick the one to review.
+
+A file may hold several threads (a list archive, several revisions each in its own thread).
+`--msgid` picks one; otherwise the thread with the newest patch is reviewed. Threads that carry
+earlier revisions of the same series (same summary and author, or same change-id) come along so
+the revision rules can compare them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import parsedate_to_datetime
+from datetime import datetime, timezone
+
+from ..errors import InputError
+from ..model.subject import normalized_summary, parse_subject
+from .files import header, message_id_of
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def msg_date(msg: EmailMessage) -> datetime | None:
+    raw = header(msg, "Date")
+    if not raw:
+        return None
+    try:
+        d = parsedate_to_datetime(raw)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    if d is None:
+        return None
+    return d if d.tzinfo else d.replace(tzinfo=timezone.utc)
+
+
+def _ids(value: str) -> list[str]:
+    return re.findall(r"<([^<>\s]+)>", value)
+
+
+@dataclass
+class Thread:
+    messages: list[EmailMessage]
+
+    @property
+    def patch_mails(self) -> list[EmailMessage]:
+        out = []
+        for m in self.messages:
+            s = parse_subject(header(m, "Subject"))
+            if s.is_patch and not s.reply:
+                out.append(m)
+        return out
+
+    def newest_patch_date(self) -> datetime:
+        dates = [msg_date(m) or _EPOCH for m in self.patch_mails]
+        return max(dates, default=_EPOCH)
+
+    def identity(self) -> set[tuple[str, str]]:
+        """Keys that identify the series across revisions: (summary, author) and change-id."""
+        keys: set[tuple[str, str]] = set()
+        for m in self.patch_mails:
+            s = parse_subject(header(m, "Subject"))
+            if s.counter in (None, 0, 1):
+                keys.add(("summary", normalized_summary(s) + "|" + header(m, "From").lower()))
+            cid = re.search(r"^change-id:\s*(\S+)", _text(m), re.M)
+            if cid:
+                keys.add(("change-id", cid.group(1)))
+        return keys
+
+    def revisions(self) -> set[int]:
+        return {parse_subject(header(m, "Subject")).revision for m in self.patch_mails}
+
+
+def _text(msg: EmailMessage) -> str:
+    try:
+        part = msg.get_body(preferencelist=("plain",))
+        return part.get_content() if part is not None else ""
+    except Exception:
+        return ""
+
+
+def group_threads(msgs: list[EmailMessage]) -> list[Thread]:
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(a: str, b: str) -> None:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[rb] = ra
+
+    own_ids = []
+    for msg in msgs:
+        mid = message_id_of(msg) or ""
+        own_ids.append(mid)
+        find(mid)
+        for ref in _ids(header(msg, "In-Reply-To")) + _ids(header(msg, "References")):
+            union(mid, ref)
+    groups: dict[str, list[EmailMessage]] = {}
+    for mid, msg in zip(own_ids, msgs):
+        groups.setdefault(find(mid), []).append(msg)
+    return [Thread(g) for g in groups.values()]
+
+
+def select_thread(msgs: list[EmailMessage], msgid: str | None, origin: str) -> list[EmailMessage]:
+    """The messages to review: the chosen thread plus threads holding its earlier revisions."""
+    if not msgs:
+        raise InputError(f"{origin}: no mail messages found")
+    threads = group_threads(msgs)
+    if msgid:
+        chosen = next((t for t in threads if any(message_id_of(m) == msgid for m in t.messages)), None)
+        if chosen is None:
+            raise InputError(f"{origin}: message-id <{msgid}> is not in the input")
+        if not chosen.patch_mails:
+            raise InputError(f"{origin}: the thread of <{msgid}> holds no patch")
+    else:
+        with_patches = [t for t in threads if t.patch_mails]
+        if not with_patches:
+            subj = header(msgs[0], "Subject") or "(no subject)"
+            raise InputError(f"{origin}: no patch in the input (first subject: {subj[:80]!r})")
+        chosen = max(with_patches, key=Thread.newest_patch_date)
+    ident = chosen.identity()
+    newest = max(chosen.revisions(), default=1)
+    selected = list(chosen.messages)
+    for t in threads:
+        if t is chosen or not t.patch_mails:
+            continue
+        if t.identity() & ident and max(t.revisions(), default=1) < newest:
+            selected = t.messages + selected
+    return selected

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Install what the test suite needs on a fresh machine, then run it.
+# Used by the README's test command and by .ci/run.
+set -eu
+cd "$(dirname "$0")/.."
+need_apt=""
+command -v git >/dev/null 2>&1 || need_apt="$need_apt git"
+command -v public-inbox-httpd >/dev/null 2>&1 || need_apt="$need_apt public-inbox"
+if [ -n "$need_apt" ]; then
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need_apt >/dev/null
+    else
+        echo "tests/run.sh: please install:$need_apt (Debian packages)" >&2
+        exit 2
+    fi
+fi
+python3 -m pip install -q -e '.[test]'
+set +e
+python3 -m pytest -p no:cacheprovider "$@"
+rc=$?
+set -e
+# pytest exits 5 when no test was collected: that is a failure of the suite, not a pass.
+if [ "$rc" = 5 ]; then
+    echo "tests/run.sh: pytest collected no tests" >&2
+    exit 1
+fi
+exit "$rc"

@@ -1,0 +1,65 @@
+"""Series-shape rules on real threads (fixtures/corpus) and on hand-built netdev-style threads."""
+
+from conftest import CORPUS
+from mailfactory import Mail, cover_body, patch_body, series_mails, thread, write
+
+
+def test_incomplete_real_autosel_thread(check_json):
+    # Only 4 of 42 AUTOSEL patches reached netfilter-devel.
+    res = check_json(CORPUS / "netfilter-devel/autosel-4.19-01-of-42-partial.mbox")
+    hits = [f for f in res.json["findings"] if f["rule"] == "series-incomplete"]
+    assert len(hits) == 1 and "of 42 patches" in hits[0]["message"]
+    assert res.json["series"]["missing"][:3] == [2, 3, 4] or len(res.json["series"]["missing"]) == 38
+    assert res.code == 1
+
+
+def test_complete_real_series_is_not_incomplete(check_json):
+    res = check_json(CORPUS / "netfilter-devel/nf-next-ipvs-cleanups-v3.mbox")
+    assert "series-incomplete" not in res.rules()
+    assert res.json["series"]["received"] == [1, 2, 3, 4]
+
+
+def test_cover_letter_only(tmp_path, check_json):
+    mbox = write(tmp_path, thread(Mail("[PATCH net-next v4 0/3] foo: bar", cover_body())))
+    res = check_json(mbox)
+    assert "series-incomplete" in res.rules()
+    assert "only the cover letter" in next(f["message"] for f in res.json["findings"]
+                                          if f["rule"] == "series-incomplete")
+
+
+def test_numbering_mixed_totals_and_garbled_counter(tmp_path, check_json):
+    mails = series_mails(3, cover=False)
+    mails[2].subject = "[PATCH net 3/4] foo: fix thing number 3"
+    res = check_json(write(tmp_path, thread(*mails)))
+    msgs = [f["message"] for f in res.json["findings"] if f["rule"] == "series-numbering"]
+    assert any("disagree on the series length" in m for m in msgs)
+    real = check_json(CORPUS / "netfilter-devel/nf-rfc-0-of-1.5-source-port-shadowing.mbox")
+    assert any("1.5" in f["message"] for f in real.json["findings"] if f["rule"] == "series-numbering")
+
+
+def test_numbering_clean(check_json):
+    res = check_json(CORPUS / "netfilter-devel/net-next-updates-00-10-large.mbox")
+    assert "series-numbering" not in res.rules()
+
+
+def test_too_long_uses_profile_limit_and_option(tmp_path, check_json):
+    mbox = write(tmp_path, thread(*series_mails(16, tree="net-next")))
+    assert "series-too-long" in check_json(mbox).rules()
+    assert "series-too-long" not in check_json(mbox, "--max-patches", "20").rules()
+    assert "series-too-long" not in check_json(write(tmp_path, thread(*series_mails(15)), "ok.mbox")).rules()
+
+
+def test_cover_letter_missing_real_and_built(tmp_path, check_json):
+    res = check_json(write(tmp_path, thread(*series_mails(3, cover=False))))
+    assert "cover-letter-missing" in res.rules()
+    # Two patches without a cover letter are fine (real thread).
+    assert "cover-letter-missing" not in check_json(
+        CORPUS / "netfilter-devel/nf-1-2-nat-reverse-tuple-nocover.mbox").rules()
+
+
+def test_cover_letter_unneeded_says_send_alone(tmp_path, check_json):
+    res = check_json(write(tmp_path, thread(*series_mails(1, cover=True))))
+    hit = next(f for f in res.json["findings"] if f["rule"] == "cover-letter-unneeded")
+    assert hit["patch"] == 0 and "Send this patch alone" in hit["advice"]
+    single = check_json(write(tmp_path, thread(*series_mails(1, cover=False)), "single.mbox"))
+    assert "cover-letter-unneeded" not in single.rules()
