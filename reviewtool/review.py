@@ -44,17 +44,30 @@ class ReviewOptions:
     msgid: str | None = None
     revision: int | None = None
     profile: str | None = None
-    repo: Path | None = None
+    repo: Path | None = None  # local git repository for history checks
+    trees: dict[str, str] = field(default_factory=dict)  # tree name -> git ref (--tree net=REF)
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     now: datetime | None = None
     settings: dict[str, Any] = field(default_factory=dict)  # overrides of profile settings
 
 
-# Stages that later parts plug in: each takes (series, options) and returns extra Context fields
-# plus notes. Kept as a list so the history, tree and maintainer stages stay in their own modules.
-ContextStage = Callable[[Series, ReviewOptions, dict[str, Any]], None]
-CONTEXT_STAGES: list[ContextStage] = []
+def context_stages() -> list[Callable[[Series, ReviewOptions, dict[str, Any]], None]]:
+    """Every module in reviewtool/context/ that defines `context_stage(series, options, fields)`,
+    in the order of their STAGE_ORDER. A stage fills Context fields (`fields["history"] = ...`),
+    records what it could not provide in `fields["unavailable"][capability] = why`, and appends
+    human notes to `fields["notes"]`; closers it needs run after the review go to `fields["closers"]`."""
+    import importlib
+    import pkgutil
+
+    from . import context as ctx_pkg
+
+    stages = []
+    for mod in pkgutil.iter_modules(ctx_pkg.__path__):
+        module = importlib.import_module(f"{ctx_pkg.__name__}.{mod.name}")
+        if hasattr(module, "context_stage"):
+            stages.append((getattr(module, "STAGE_ORDER", 50), mod.name, module.context_stage))
+    return [fn for _, _, fn in sorted(stages)]
 
 
 def load_series(source: str, options: ReviewOptions) -> Series:
@@ -83,18 +96,24 @@ def build_context(series: Series, options: ReviewOptions) -> tuple[Context, str,
     recipients = (first.to + first.cc) if first else ()
     profile, reason = select_profile(profiles, name=options.profile,
                                      tags=first.subject.tags if first else (), recipients=recipients)
-    fields: dict[str, Any] = {"profile": profile, "unavailable": {}, "notes": []}
-    for stage in CONTEXT_STAGES:
+    fields: dict[str, Any] = {"profile": profile, "unavailable": {}, "notes": [], "closers": []}
+    for stage in context_stages():
         stage(series, options, fields)
     notes = tuple(fields.pop("notes"))
-    ctx = Context(now=options.now or datetime.now(timezone.utc), options=options.settings, **fields)
+    closers = fields.pop("closers")
+    ctx = Context(now=options.now or datetime.now(timezone.utc), options=options.settings, closers=tuple(closers),
+                  **fields)
     return ctx, reason, notes
 
 
 def review_series(series: Series, options: ReviewOptions) -> Review:
     ctx, reason, notes = build_context(series, options)
-    rules = selected_rules(ctx, options.select, options.ignore)
-    findings, not_checked = run_rules(series, ctx, rules)
+    try:
+        rules = selected_rules(ctx, options.select, options.ignore)
+        findings, not_checked = run_rules(series, ctx, rules)
+    finally:
+        for close in ctx.closers:
+            close()
     return Review(series=series, profile=ctx.profile, profile_reason=reason, findings=tuple(findings),
                   not_checked=tuple(not_checked), rules_run=tuple(r.name for r in rules),
                   context_notes=notes)

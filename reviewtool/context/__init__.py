@@ -18,9 +18,12 @@ from .profiles import Profile
 class Context:
     profile: Profile
     history: Any = None  # context.history.History when a repository is given
+    calendar: Any = None  # context.calendar: release / merge-window dates
+    maintainers: Any = None  # context.maintainers: MAINTAINERS sections and .mailmap
     now: datetime | None = None
     unavailable: Mapping[str, str] = field(default_factory=dict)  # capability -> why it is missing
     options: Mapping[str, Any] = field(default_factory=dict)  # command-line settings rules may read
+    closers: tuple[Any, ...] = ()  # called once the review is done (e.g. stop git cat-file)
 
     def has(self, need: str) -> bool:
         if need == "repo":
