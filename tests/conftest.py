@@ -59,3 +59,12 @@ def check_json(cli):
         return res
 
     return run
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Print what the hardening tests exercised (issue 7 asks for the counts in CI output)."""
+    import hardening
+
+    counts = {k: v for k, v in hardening.COUNTS.items() if v}
+    if counts:
+        terminalreporter.write_line("hardening: " + ", ".join(f"{k}: {v}" for k, v in counts.items()))

@@ -178,7 +178,7 @@ def _mailbox(msgs: list[EmailMessage]):
     for msg in msgs:
         try:
             lmbx.add_message(msg)
-        except (ValueError, KeyError, AttributeError, LookupError, UnicodeError) as exc:
+        except Exception as exc:  # b4 raises many types on hostile mail; keep going, say what was skipped
             skipped.append(f"skipped a message b4 cannot use ({header(msg, 'Subject')[:60]!r}: {exc})")
     return lmbx, skipped
 

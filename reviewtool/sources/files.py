@@ -141,6 +141,7 @@ def parse_mails(raws: list[RawMail]) -> list[EmailMessage]:
         msg = email.message_from_bytes(raw.data, policy=MAIL_POLICY)
         if not msg.keys():
             continue  # not a mail at all
+        _quarantine_bad_headers(msg)
         if not message_id_of(msg):
             digest = hashlib.sha256(raw.data).hexdigest()[:24]
             del msg["Message-ID"]
@@ -150,6 +151,24 @@ def parse_mails(raws: list[RawMail]) -> list[EmailMessage]:
         msgs.append(msg)
     _thread_like_send_email(synthesized)
     return msgs
+
+
+# Headers the email package parses into objects; a hostile value raises on access (an
+# out-of-range year in Date raised OverflowError inside b4), so unusable ones are set aside.
+_STRUCTURED = ("Date", "From", "To", "Cc", "Message-ID", "In-Reply-To", "References", "Subject")
+
+
+def _quarantine_bad_headers(msg: EmailMessage) -> None:
+    for name in _STRUCTURED:
+        try:
+            msg.get_all(name)
+            for value in msg.get_all(name) or ():
+                str(value)
+        except Exception:
+            raw = [v for k, v in msg.raw_items() if k.lower() == name.lower()]
+            del msg[name]
+            for value in raw:
+                msg[f"X-Reviewtool-Unparsable-{name}"] = " ".join(str(value).split())[:200]
 
 
 def _looks_like_patch(msg: EmailMessage) -> bool:
