@@ -27,7 +27,7 @@ def _seed_bytes(path: Path) -> bytes:
 
 
 SEED_DATA = [_seed_bytes(p) for p in SEEDS][:200]
-FUZZ = settings(max_examples=150, deadline=None, derandomize=True,
+FUZZ = settings(max_examples=300, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.function_scoped_fixture])
 

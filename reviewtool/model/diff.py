@@ -80,6 +80,22 @@ def _has_unified_header(pf) -> bool:
     return not any(k in info for k in ("old mode", "new mode", "similarity index", "copy from"))
 
 
+_HEADER_PATH_RE = re.compile(r"^(?:diff --git a/(\S+) b/(\S+)|--- (?:a/)?(\S+)|\+\+\+ (?:b/)?(\S+)|"
+                             r"rename (?:from|to) (\S+)|copy (?:from|to) (\S+))", re.M)
+
+
+def _unsafe_header_paths(diff_text: str) -> list[FileChange]:
+    """Unsafe names seen in any diff header line, even where unidiff could not parse the file."""
+    out: dict[str, FileChange] = {}
+    for m in _HEADER_PATH_RE.finditer(diff_text):
+        for path in filter(None, m.groups()):
+            reason = path != "/dev/null" and unsafe_path_reason(path)
+            if reason and path not in out:
+                out[path] = FileChange(path=path, old_path=None, status="unparsed", insertions=0,
+                                       deletions=0, unsafe_path=reason)
+    return list(out.values())
+
+
 def parse_basement(text: str) -> Basement:
     """Split what follows '---' and parse its diff."""
     text = text.replace("\r\n", "\n")
@@ -109,6 +125,9 @@ def parse_basement(text: str) -> Basement:
             problem = f"the diff does not parse: {' '.join(str(exc).split())[:160]}"
         if not files and problem is None:
             problem = "a diff header is present but no file change could be read from it"
+        flagged = {f.path for f in files if f.unsafe_path}
+        files += tuple(f for f in _unsafe_header_paths(diff_text) if f.path not in flagged
+                       and not any(f.path in (g.path, g.old_path) for g in files))
     elif has_diffstat and diffstat_files:
         problem = f"the diffstat announces {diffstat_files} changed file(s) but no diff follows"
     return Basement(notes=notes.strip("\n"), diffstat=stat_text.strip("\n"),

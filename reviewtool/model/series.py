@@ -55,7 +55,7 @@ class Trailer:
 class FileChange:
     path: str  # target path (b/ side); for deletions the source path
     old_path: str | None  # source path when renamed/copied
-    status: str  # "added" | "deleted" | "modified" | "renamed" | "copied" | "mode"
+    status: str  # "added" | "deleted" | "modified" | "renamed" | "copied" | "mode" | "unparsed"
     insertions: int
     deletions: int
     binary: bool = False
