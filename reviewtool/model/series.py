@@ -149,6 +149,8 @@ class Series:
     replies: tuple[Reply, ...] = ()
     trailer_mismatches: tuple[tuple[str, str, str, str], ...] = ()  # (name, value, from, msgid)
     earlier: tuple["Series", ...] = ()  # older revisions found in the same input, oldest first
+    reposts: tuple[Patch, ...] = ()  # older postings of this revision's mails (a RESEND, or a repost
+    #                                  without a version bump), oldest first; not part of the series
     source: str = ""  # where the mail came from (path or URL)
     notes: tuple[str, ...] = ()  # what the adapter had to work around (skipped mail, ...)
 
