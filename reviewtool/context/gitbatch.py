@@ -1,0 +1,207 @@
+"""Batched, read-only access to a git repository: the only place reviewtool runs git.
+
+Three kinds of git access, each a handful of processes per review however many commits are asked
+about:
+- `GitRunner.run`: one short git command (rev-list, log, name-rev, ...).
+- `CatFile`: one long-lived `git cat-file --batch` for existence, type and content of objects.
+- `ScratchRepo`: a temporary git directory that borrows the user's objects through alternates;
+  refs, an index and new objects are written there, never in the user's repository.
+
+Every process gets an environment that cannot change the user's repository: optional locks off
+(no index refresh), no prompts, no pager, C locale.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from ..errors import RepositoryError
+
+_SAFE_ENV = {
+    "GIT_OPTIONAL_LOCKS": "0",  # read commands must not refresh (write) the user's index
+    "GIT_TERMINAL_PROMPT": "0",
+    "GIT_PAGER": "cat",
+    "PAGER": "cat",
+    "LC_ALL": "C",
+    "LANGUAGE": "C",
+    "GIT_ADVICE": "0",
+}
+# Variables that would point git at another repository, index or object store than the one we chose.
+_REPO_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+             "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE")
+
+
+def git_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _REPO_ENV}
+    env.update(_SAFE_ENV)
+    env.update(extra or {})
+    return env
+
+
+@dataclass(frozen=True)
+class GitResult:
+    code: int
+    out: str
+    err: str
+
+
+class GitRunner:
+    """Runs git against one repository (`git -C <repo>`), read-only by construction."""
+
+    def __init__(self, repo: Path, *, git: str = "git"):
+        self.repo = repo
+        self.git = git
+        self.calls = 0  # how many processes were started (tests and benchmarks read it)
+
+    def base_args(self) -> list[str]:
+        return [self.git, "-C", str(self.repo), "-c", "core.quotepath=off", "-c", "log.showSignature=false",
+                "-c", "color.ui=false"]
+
+    def run(self, args: Sequence[str], *, input: str | bytes | None = None, check: bool = True,
+            env: dict[str, str] | None = None, binary: bool = False) -> GitResult:
+        self.calls += 1
+        data = input.encode("utf-8", "surrogateescape") if isinstance(input, str) else input
+        try:
+            proc = subprocess.run(self.base_args() + list(args), input=data, capture_output=True,
+                                  env=git_env(env), stdin=None if data is not None else subprocess.DEVNULL)
+        except FileNotFoundError as exc:
+            raise RepositoryError(f"cannot run {self.git!r}: is git installed?") from exc
+        out = proc.stdout if binary else proc.stdout.decode("utf-8", "replace")
+        err = proc.stderr.decode("utf-8", "replace")
+        if check and proc.returncode != 0:
+            first = next((line for line in err.splitlines() if line.strip()), f"exit {proc.returncode}")
+            raise RepositoryError(f"{self.repo}: git {args[0]} failed: {first.strip()}")
+        return GitResult(proc.returncode, out, err)  # type: ignore[arg-type]
+
+    def lines(self, args: Sequence[str], **kw) -> list[str]:
+        return [line for line in self.run(args, **kw).out.splitlines() if line]
+
+
+@dataclass(frozen=True)
+class CatFileEntry:
+    query: str
+    status: str  # "found" | "missing" | "ambiguous"
+    sha: str | None = None
+    kind: str | None = None  # commit, tree, blob, tag
+    content: bytes = b""
+
+
+class CatFile:
+    """One `git cat-file --batch` process answering many object queries, started on first use.
+
+    Queries are written from a thread while the answers are read, so any number can be asked at
+    once without a pipe deadlock.
+    """
+
+    def __init__(self, runner: GitRunner):
+        self.runner = runner
+        self._proc: subprocess.Popen | None = None
+        self._lock = threading.Lock()
+
+    def _start(self) -> subprocess.Popen:
+        if self._proc is None:
+            self.runner.calls += 1
+            self._proc = subprocess.Popen(self.runner.base_args() + ["cat-file", "--batch"],
+                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                          stderr=subprocess.DEVNULL, env=git_env())
+        return self._proc
+
+    def query(self, names: Iterable[str]) -> list[CatFileEntry]:
+        names = [n for n in names]
+        if not names:
+            return []
+        bad = [n for n in names if not n or "\n" in n or n != n.strip()]
+        if bad:
+            raise ValueError(f"object names must be one word: {bad[0]!r}")
+        with self._lock:
+            proc = self._start()
+            payload = "".join(n + "\n" for n in names).encode("utf-8", "surrogateescape")
+
+            def feed() -> None:
+                try:
+                    proc.stdin.write(payload)
+                    proc.stdin.flush()
+                except (BrokenPipeError, OSError):
+                    pass
+
+            writer = threading.Thread(target=feed, daemon=True)
+            writer.start()
+            out = []
+            try:
+                for name in names:
+                    header = proc.stdout.readline()
+                    if not header:
+                        raise RepositoryError(f"{self.runner.repo}: git cat-file stopped answering")
+                    if header.endswith((b" missing\n", b" ambiguous\n")):
+                        status = "ambiguous" if header.endswith(b" ambiguous\n") else "missing"
+                        out.append(CatFileEntry(name, status))
+                        continue
+                    parts = header.decode("ascii", "replace").split()
+                    sha, kind, size = parts
+                    content = proc.stdout.read(int(size) + 1)[:-1]
+                    out.append(CatFileEntry(name, "found", sha, kind, content))
+            finally:
+                writer.join()
+            return out
+
+    def close(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            proc.stdout.close()
+
+
+class ScratchRepo:
+    """A throwaway bare repository that sees the user's objects (alternates) and shallow grafts.
+
+    Used for what needs refs, an index or new objects (batched ancestry with `for-each-ref
+    --merged`, applying patches): all of that is written here and deleted on close.
+    """
+
+    def __init__(self, runner: GitRunner, objects_dir: Path, shallow_file: Path | None):
+        self.dir = Path(tempfile.mkdtemp(prefix="reviewtool-scratch-"))
+        (self.dir / "refs" / "heads").mkdir(parents=True)
+        (self.dir / "objects" / "info").mkdir(parents=True)
+        (self.dir / "objects" / "info" / "alternates").write_text(f"{objects_dir.resolve()}\n")
+        (self.dir / "HEAD").write_text("ref: refs/heads/scratch\n")
+        (self.dir / "config").write_text("[core]\n\trepositoryformatversion = 0\n\tbare = true\n"
+                                          "[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n")
+        if shallow_file is not None and shallow_file.is_file():
+            shutil.copyfile(shallow_file, self.dir / "shallow")
+        self.runner = GitRunner(self.dir, git=runner.git)
+        self._parent = runner
+
+    def run(self, args: Sequence[str], **kw) -> GitResult:
+        self._parent.calls += 1
+        return self.runner.run(args, **kw)
+
+    def set_refs(self, namespace: str, shas: Iterable[str]) -> None:
+        """Write refs/<namespace>/<sha> for each sha, as one packed-refs file (no git process)."""
+        lines = sorted(f"{s} refs/{namespace}/{s}" for s in set(shas))
+        (self.dir / "packed-refs").write_text("# pack-refs with: sorted \n" + "".join(l + "\n" for l in lines))
+
+    def merged_into(self, base: str, shas: Sequence[str]) -> set[str]:
+        """The subset of `shas` (full commit ids) that are ancestors of (or equal to) `base`: one walk."""
+        if not shas:
+            return set()
+        self.set_refs("t", shas)
+        res = self.run(["for-each-ref", f"--merged={base}", "--format=%(objectname)", "refs/t/"])
+        return {line for line in res.out.splitlines() if line}
+
+    def close(self) -> None:
+        shutil.rmtree(self.dir, ignore_errors=True)

@@ -1,0 +1,431 @@
+"""Git history of a local repository, asked in batches: what the series claims about history.
+
+Public API (rules and other context stages use only this; they never run git themselves):
+
+    hist = ctx.history                       # None when no repository was given
+    hist.resolve(["abc123def456", ...])      # {query: Resolution(status, sha, subject, author, ...)}
+    hist.commit(sha) / hist.author(sha)      # one resolved commit / its author (Person)
+    hist.contains(ref, shas)                 # {sha: bool}: sha is an ancestor of (or equal to) ref
+    hist.trees_containing(shas)              # {sha: ("net-next",)}: configured trees holding each sha
+    hist.first_tags(shas)                    # {sha: "v6.1-rc1" | None}: first release tag containing it
+    hist.tree_refs / hist.tree(name)         # {tree: TreeRef(name, ref, sha, source)}
+    hist.head                                # the repository's HEAD commit (None when unborn)
+    hist.is_shallow, hist.is_bare
+    hist.count_between(old, new)             # commits in `new` not in `old` ("how far behind")
+    hist.commits(revrange, grep=..., paths=...)  # [Commit] of a range, newest first
+    hist.reachable_pairs(pairs, within=range)    # {(target, commit): bool}, one walk for all pairs
+    hist.subjects_touching(paths, ref, limit)    # [(sha, subject, files)] of recent commits on paths
+    hist.patch_ids(revrange, paths) / hist.patch_ids_of(diffs)   # git patch-id --stable, batched
+    hist.apply_series(base, diffs)           # context.apply.ApplyResult (scratch index, never yours)
+
+Every method answers many commits with a fixed number of git processes (one cat-file --batch for
+all objects, one name-rev pass, one walk per tree) and never changes the user's repository.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from ..errors import RepositoryError
+from ..model.series import Person
+from .gitbatch import CatFile, GitRunner, ScratchRepo
+
+STAGE_ORDER = 20
+_HEX_RE = re.compile(r"^[0-9a-fA-F]{4,40}$")
+_FULL_RE = re.compile(r"^[0-9a-f]{40}$")
+_IDENT_RE = re.compile(r"^(?P<name>.*?) ?<(?P<email>[^<>]*)> (?P<ts>-?\d+) (?P<tz>[+-]\d{4})$")
+CONFIG_TREE_PREFIX = "reviewtool.tree."  # git config reviewtool.tree.<name> = <ref>
+
+
+@dataclass(frozen=True)
+class Commit:
+    sha: str
+    subject: str  # what `git log --format=%s` prints: the first paragraph joined with spaces
+    author: Person
+    date: datetime | None  # author date
+    committer: Person
+    commit_date: datetime | None
+    parents: tuple[str, ...] = ()
+    message: str = ""  # the whole commit message
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What an abbreviated sha written in a mail turned out to be."""
+
+    query: str  # as asked (lower-cased)
+    status: str  # "found" | "unknown" | "ambiguous" | "not-a-commit"
+    commit: Commit | None = None
+    candidates: tuple[Commit, ...] = ()  # ambiguous: the commits the abbreviation matches
+    kind: str | None = None  # not-a-commit: the object type it names (blob, tree)
+
+    @property
+    def found(self) -> bool:
+        return self.status == "found"
+
+    @property
+    def sha(self) -> str | None:
+        return self.commit.sha if self.commit else None
+
+    @property
+    def subject(self) -> str | None:
+        return self.commit.subject if self.commit else None
+
+    @property
+    def author(self) -> Person | None:
+        return self.commit.author if self.commit else None
+
+    @property
+    def date(self) -> datetime | None:
+        return self.commit.date if self.commit else None
+
+
+@dataclass(frozen=True)
+class TreeRef:
+    name: str  # tree name as in the profile: net, net-next
+    ref: str  # the git ref (or sha) that tracks it
+    source: str  # "profile" | "config" | "option"
+    sha: str | None = None  # what the ref resolves to; None when the repository lacks it
+    kind: str = "development"  # "fixes" | "development" (from the profile)
+
+
+def parse_commit(sha: str, raw: bytes) -> Commit:
+    """A raw commit object (as cat-file prints it) into a Commit."""
+    head, _, body = raw.partition(b"\n\n")
+    headers: dict[str, list[str]] = {}
+    last = None
+    for line in head.decode("utf-8", "replace").split("\n"):
+        if line.startswith(" ") and last:
+            continue  # continuation of gpgsig / mergetag
+        key, _, value = line.partition(" ")
+        headers.setdefault(key, []).append(value)
+        last = key
+    encoding = (headers.get("encoding") or ["utf-8"])[0]
+    try:
+        message = body.decode(encoding, "replace")
+    except LookupError:
+        message = body.decode("utf-8", "replace")
+    author, adate = _ident((headers.get("author") or [""])[0])
+    committer, cdate = _ident((headers.get("committer") or [""])[0])
+    return Commit(sha=sha, subject=subject_of(message), author=author, date=adate, committer=committer,
+                  commit_date=cdate, parents=tuple(headers.get("parent", ())), message=message)
+
+
+def subject_of(message: str) -> str:
+    """git's %s: the first paragraph of the message, lines joined with single spaces."""
+    para = []
+    for line in message.lstrip("\n").split("\n"):
+        if not line.strip():
+            break
+        para.append(line.strip())
+    return " ".join(para)
+
+
+def _ident(value: str) -> tuple[Person, datetime | None]:
+    m = _IDENT_RE.match(value.strip())
+    if not m:
+        return Person(value.strip(), ""), None
+    tz = m.group("tz")
+    offset = timedelta(hours=int(tz[1:3]), minutes=int(tz[3:5])) * (-1 if tz[0] == "-" else 1)
+    try:
+        date = datetime.fromtimestamp(int(m.group("ts")), timezone(offset))
+    except (OverflowError, OSError, ValueError):
+        date = None
+    return Person(m.group("name").strip(), m.group("email").strip()), date
+
+
+class History:
+    """A read-only view of one repository's history; open with History.open(path)."""
+
+    def __init__(self, runner: GitRunner, *, git_dir: Path, objects_dir: Path, is_bare: bool,
+                 is_shallow: bool, trees: dict[str, TreeRef], release_pattern: str = "v[0-9]*"):
+        self.runner = runner
+        self.path = runner.repo
+        self.git_dir = git_dir
+        self.objects_dir = objects_dir
+        self.is_bare = is_bare
+        self.is_shallow = is_shallow
+        self.release_pattern = release_pattern
+        self.catfile = CatFile(runner)
+        self._trees = trees
+        self._scratch: ScratchRepo | None = None
+        self._resolved: dict[str, Resolution] = {}
+        self._contains: dict[tuple[str, str], bool] = {}
+        self._tags: dict[str, str | None] = {}
+
+    # -- opening ---------------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path, *, trees: Sequence[Any] = (), overrides: dict[str, str] | None = None,
+             release_pattern: str = "v[0-9]*", git: str = "git") -> "History":
+        """Open the repository at `path` (work tree, bare repository or linked worktree).
+
+        `trees` are the profile's TreeSpecs (name, kind, ref); a ref is overridden by git config
+        `reviewtool.tree.<name>` and then by `overrides` (--tree NAME=REF). Raises RepositoryError
+        when `path` is not a git repository.
+        """
+        path = Path(path)
+        if not path.is_dir():
+            raise RepositoryError(f"{path}: no such directory (--repo)")
+        runner = GitRunner(path, git=git)
+        res = runner.run(["rev-parse", "--is-bare-repository", "--is-shallow-repository",
+                          "--absolute-git-dir", "--git-path", "objects", "--git-path", "shallow"], check=False)
+        if res.code != 0:
+            raise RepositoryError(f"{path}: not a git repository (--repo)")
+        bare, shallow, git_dir, objects, _shallow_file = res.out.splitlines()[:5]
+        objects_path = Path(objects) if os.path.isabs(objects) else path / objects
+        config = runner.run(["config", "--get-regexp", r"^reviewtool\.tree\."], check=False).out
+        configured = {}
+        for line in config.splitlines():
+            key, _, value = line.partition(" ")
+            if value.strip():
+                configured[key[len(CONFIG_TREE_PREFIX):]] = value.strip()
+        specs: dict[str, TreeRef] = {}
+        for t in trees:
+            if t.ref:
+                specs[t.name] = TreeRef(t.name, t.ref, "profile", kind=t.kind)
+        kinds = {t.name: t.kind for t in trees}
+        for name, ref in configured.items():
+            specs[name] = TreeRef(name, ref, "config", kind=kinds.get(name, "development"))
+        for name, ref in (overrides or {}).items():
+            specs[name] = TreeRef(name, ref, "option", kind=kinds.get(name, "development"))
+        hist = cls(runner, git_dir=Path(git_dir), objects_dir=objects_path, is_bare=bare == "true",
+                   is_shallow=shallow == "true", trees=specs, release_pattern=release_pattern)
+        hist._resolve_tree_refs()
+        return hist
+
+    def _resolve_tree_refs(self) -> None:
+        names = list(self._trees)
+        queries = [f"{self._trees[n].ref}^{{commit}}" for n in names] + ["HEAD^{commit}"]
+        safe = [q if " " not in q and q.strip() == q and q else "invalid^{commit}" for q in queries]
+        entries = self.catfile.query(safe)
+        for name, entry in zip(names, entries):
+            t = self._trees[name]
+            sha = entry.sha if entry.status == "found" else None
+            if sha is None and "/" not in t.ref and not _HEX_RE.match(t.ref):
+                pass
+            self._trees[name] = TreeRef(t.name, t.ref, t.source, sha, t.kind)
+        self._head = entries[-1].sha if entries[-1].status == "found" else None
+
+    def close(self) -> None:
+        """Stop the cat-file process and remove the scratch repository."""
+        self.catfile.close()
+        if self._scratch is not None:
+            self._scratch.close()
+            self._scratch = None
+
+    @property
+    def scratch(self) -> ScratchRepo:
+        if self._scratch is None:
+            shallow = self.git_dir / "shallow"
+            self._scratch = ScratchRepo(self.runner, self.objects_dir, shallow if self.is_shallow else None)
+        return self._scratch
+
+    # -- trees -----------------------------------------------------------------------------------
+
+    @property
+    def tree_refs(self) -> dict[str, TreeRef]:
+        """Configured trees (profile, then git config, then --tree), with what each ref resolves to."""
+        return dict(self._trees)
+
+    def tree(self, name: str | None) -> TreeRef | None:
+        return self._trees.get(name) if name else None
+
+    @property
+    def head(self) -> str | None:
+        return self._head
+
+    # -- objects ---------------------------------------------------------------------------------
+
+    def resolve(self, shas: Iterable[str]) -> dict[str, Resolution]:
+        """Resolve abbreviated or full shas (as written in mails) to commits, all at once.
+
+        status "found": one commit matches; "ambiguous": several commits match (candidates lists
+        them, ask for more digits); "unknown": nothing matches (or the text is not hex);
+        "not-a-commit": the sha names a blob or tree. Keys are the queries lower-cased.
+        """
+        wanted = []
+        for s in shas:
+            q = (s or "").strip().lower()
+            if q not in self._resolved and q not in wanted:
+                wanted.append(q)
+        hexes = [q for q in wanted if _HEX_RE.match(q)]
+        for q in wanted:
+            if q not in hexes:
+                self._resolved[q] = Resolution(q, "unknown")
+        if hexes:
+            self._resolve_hex(hexes)
+        return {(s or "").strip().lower(): self._resolved[(s or "").strip().lower()] for s in shas}
+
+    def _resolve_hex(self, queries: list[str]) -> None:
+        first = self.catfile.query(queries)
+        peel = [e.query for e in first if e.status == "ambiguous" or (e.status == "found" and e.kind == "tag")]
+        peeled = {e.query[: -len("^{commit}")]: e for e in self.catfile.query([q + "^{commit}" for q in peel])}
+        ambiguous = []
+        for e in first:
+            if e.query in peeled:
+                p = peeled[e.query]
+                if p.status == "found":
+                    self._resolved[e.query] = Resolution(e.query, "found", parse_commit(p.sha, p.content))
+                elif e.status == "ambiguous":
+                    ambiguous.append(e.query)
+                else:
+                    self._resolved[e.query] = Resolution(e.query, "not-a-commit", kind="tag")
+            elif e.status == "found" and e.kind == "commit":
+                self._resolved[e.query] = Resolution(e.query, "found", parse_commit(e.sha, e.content))
+            elif e.status == "found":
+                self._resolved[e.query] = Resolution(e.query, "not-a-commit", kind=e.kind)
+            else:
+                self._resolved[e.query] = Resolution(e.query, "unknown")
+        if ambiguous:
+            self._resolve_ambiguous(ambiguous)
+
+    def _resolve_ambiguous(self, queries: list[str]) -> None:
+        # Rare: one rev-parse for all of them, then the candidates' commits through cat-file.
+        out = self.runner.run(["rev-parse"] + [f"--disambiguate={q}" for q in queries], check=False).out
+        full = [line for line in out.splitlines() if _FULL_RE.match(line)]
+        commits = {e.sha: parse_commit(e.sha, e.content) for e in self.catfile.query(full)
+                   if e.status == "found" and e.kind == "commit"}
+        for q in queries:
+            cands = tuple(sorted((c for s, c in commits.items() if s.startswith(q)), key=lambda c: c.sha))
+            self._resolved[q] = Resolution(q, "ambiguous", candidates=cands)
+
+    def commit(self, sha: str) -> Commit | None:
+        """The commit `sha` names, or None."""
+        return self.resolve([sha])[sha.strip().lower()].commit
+
+    def author(self, sha: str) -> Person | None:
+        """Author of the commit `sha` names (for Cc of blamed authors), or None."""
+        c = self.commit(sha)
+        return c.author if c else None
+
+    # -- ancestry --------------------------------------------------------------------------------
+
+    def contains(self, ref: str, shas: Iterable[str]) -> dict[str, bool]:
+        """{sha: True when sha is an ancestor of, or equal to, `ref`}, one walk for all shas.
+
+        `ref` is a ref name, a tree name from tree_refs, or a sha. Unresolvable shas or ref give
+        False. Shas may be abbreviated; keys are as given.
+        """
+        shas = list(shas)
+        tree = self._trees.get(ref)
+        base = tree.sha if tree else self._full(ref)
+        out: dict[str, bool] = {}
+        if base is None:
+            return {s: False for s in shas}
+        full = {s: self._full(s) for s in shas}
+        todo = sorted({f for f in full.values() if f and (base, f) not in self._contains})
+        if todo:
+            merged = self.scratch.merged_into(base, todo)
+            for f in todo:
+                self._contains[(base, f)] = f in merged
+        for s, f in full.items():
+            out[s] = bool(f) and self._contains[(base, f)]
+        return out
+
+    def trees_containing(self, shas: Iterable[str]) -> dict[str, tuple[str, ...]]:
+        """{sha: names of the configured trees whose head contains it}; one walk per tree."""
+        shas = list(shas)
+        out: dict[str, list[str]] = {s: [] for s in shas}
+        for name, t in self._trees.items():
+            if t.sha is None:
+                continue
+            for s, inside in self.contains(name, shas).items():
+                if inside:
+                    out[s].append(name)
+        return {s: tuple(v) for s, v in out.items()}
+
+    def count_between(self, old: str, new: str) -> int | None:
+        """How many commits `new` has that `old` lacks (`git rev-list --count old..new`)."""
+        a, b = self._full(old) or self._tree_sha(old), self._full(new) or self._tree_sha(new)
+        if not a or not b:
+            return None
+        res = self.runner.run(["rev-list", "--count", f"{a}..{b}"], check=False)
+        return int(res.out.strip()) if res.code == 0 and res.out.strip().isdigit() else None
+
+    def first_tags(self, shas: Iterable[str]) -> dict[str, str | None]:
+        """{sha: first release tag containing it ("v6.1-rc1"), or None}: one name-rev pass.
+
+        Release tags match the profile's `release_tag_pattern` (default v[0-9]*); name-rev prefers
+        the oldest tag, which is what `git describe --contains` reports.
+        """
+        shas = list(shas)
+        full = {s: self._full(s) for s in shas}
+        todo = sorted({f for f in full.values() if f and f not in self._tags})
+        if todo:
+            res = self.runner.run(["name-rev", "--tags", f"--refs=refs/tags/{self.release_pattern}",
+                                   "--annotate-stdin"], input="".join(f + "\n" for f in todo), check=False)
+            if res.code != 0:  # git before 2.40 spells it --stdin
+                res = self.runner.run(["name-rev", "--tags", f"--refs=refs/tags/{self.release_pattern}",
+                                       "--stdin"], input="".join(f + "\n" for f in todo), check=False)
+            for line in res.out.splitlines():
+                sha, _, name = line.partition(" ")
+                if sha in todo:
+                    self._tags[sha] = _tag_of(name) if name else None
+            for f in todo:
+                self._tags.setdefault(f, None)
+        return {s: (self._tags.get(f) if f else None) for s, f in full.items()}
+
+    def _full(self, name: str | None) -> str | None:
+        if not name:
+            return None
+        if _FULL_RE.match(name):
+            return name
+        if _HEX_RE.match(name):
+            return self.resolve([name])[name.lower()].sha
+        entry = self.catfile.query([f"{name}^{{commit}}"])[0] if " " not in name else None
+        return entry.sha if entry is not None and entry.status == "found" else None
+
+    def _tree_sha(self, name: str) -> str | None:
+        t = self._trees.get(name)
+        return t.sha if t else None
+
+    # -- ranges, patches and applying: see history_ops.py ---------------------------------------
+
+    from .history_ops import (apply_series, commits, patch_ids, patch_ids_of, reachable_pairs,  # noqa: E402
+                              subjects_touching)
+
+
+def _tag_of(name: str) -> str | None:
+    """`(tags/v6.1-rc1~12^2~3)` -> `v6.1-rc1`; `undefined` -> None."""
+    name = name.strip().strip("()")
+    if not name or name == "undefined":
+        return None
+    name = name.removeprefix("tags/")
+    return re.split(r"[~^]", name, maxsplit=1)[0] or None
+
+
+# -- the context stage ---------------------------------------------------------------------------
+
+def default_repo(cwd: Path | None = None) -> Path | None:
+    """The current directory when it is inside a git repository (the --repo default), else None."""
+    from .gitbatch import GitRunner
+
+    cwd = cwd or Path.cwd()
+    res = GitRunner(cwd).run(["rev-parse", "--is-inside-work-tree", "--is-bare-repository"], check=False)
+    if res.code != 0:
+        return None
+    return cwd
+
+
+def context_stage(series, options, fields: dict[str, Any]) -> None:
+    """Open options.repo (if any) and put a History into fields["history"]."""
+    repo = options.repo
+    if repo is None:
+        fields["unavailable"].setdefault("repo", "no repository given (use --repo PATH, or run inside one)")
+        return
+    profile = fields.get("profile")
+    hist = History.open(Path(repo), trees=profile.trees if profile else (), overrides=dict(options.trees),
+                        release_pattern=(profile.settings.get("release_tag_pattern") if profile else None)
+                        or "v[0-9]*")
+    fields["closers"].append(hist.close)
+    fields["history"] = hist
+    from .history_notes import history_notes
+
+    fields["notes"].extend(history_notes(hist, series))

@@ -1,0 +1,193 @@
+"""History methods over ranges and patches (bound onto context.history.History).
+
+Each function takes the History as `hist` and answers a whole batch with one or two git processes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from datetime import datetime
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from ..errors import RepositoryError
+from ..model.series import Person
+
+if TYPE_CHECKING:
+    from .apply import ApplyResult
+    from .history import Commit, History
+
+_RS, _US = "\x1e", "\x1f"
+_LOG_FORMAT = _RS + _US.join(("%H", "%P", "%an", "%ae", "%aI", "%cn", "%ce", "%cI", "%B"))
+_FULL_RE = re.compile(r"^[0-9a-f]{40}$")
+
+
+def revision_args(revrange: str | Sequence[str]) -> list[str]:
+    """A REVRANGE as `git log` takes it, checked so that it cannot smuggle in options."""
+    words = revrange.split() if isinstance(revrange, str) else list(revrange)
+    if not words:
+        raise RepositoryError("empty revision range")
+    for w in words:
+        if w.startswith("-") and w not in ("--all", "--branches", "--tags", "--remotes", "--first-parent"):
+            raise RepositoryError(f"{w!r} is not a revision (REVRANGE takes revisions and ranges only)")
+    return words
+
+
+def _date(value: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def commits(hist: "History", revrange: str | Sequence[str], *, grep: str | None = None,
+            paths: Sequence[str] = (), limit: int | None = None, no_merges: bool = False) -> list["Commit"]:
+    """Commits of a range as `git log` lists them (newest first), with full messages, one process.
+
+    `grep` is an extended regex matched case-insensitively against message lines (e.g.
+    `^fixes:` to read only commits carrying a Fixes tag); `paths` limits to commits touching them.
+    """
+    from .history import Commit, subject_of
+
+    args = ["log", f"--format={_LOG_FORMAT}", "--no-color", "--encoding=UTF-8"]
+    if grep:
+        args += ["-i", "-E", f"--grep={grep}"]
+    if limit:
+        args.append(f"--max-count={int(limit)}")
+    if no_merges:
+        args.append("--no-merges")
+    res = hist.runner.run(args + revision_args(revrange) + ["--"] + list(paths), check=False)
+    if res.code != 0:
+        first = next((l for l in res.err.splitlines() if l.strip()), "bad revision")
+        raise RepositoryError(f"{hist.path}: git log {' '.join(revision_args(revrange))}: {first.strip()}")
+    out = []
+    for rec in res.out.split(_RS)[1:]:
+        f = rec.split(_US, 8)
+        if len(f) < 9:
+            continue
+        message = f[8].rstrip("\n") + "\n"
+        out.append(Commit(sha=f[0], subject=subject_of(message), author=Person(f[2], f[3]), date=_date(f[4]),
+                          committer=Person(f[5], f[6]), commit_date=_date(f[7]),
+                          parents=tuple(f[1].split()), message=message))
+    return out
+
+
+def reachable_pairs(hist: "History", pairs: Iterable[tuple[str, str]], *,
+                    within: str | Sequence[str] | None = None) -> dict[tuple[str, str], bool]:
+    """{(target, commit): target is an ancestor of commit (not equal)}, for many pairs in one walk.
+
+    `within` is a range holding every `commit` (fixes-audit passes its REVRANGE); the range is
+    walked once (`rev-list --parents --boundary`) and reachability of all targets is propagated
+    as bit sets from parents to children. Commits outside the range, and targets below its
+    boundary, are answered through the scratch repository, one walk per boundary commit.
+    """
+    pairs = list(dict.fromkeys(pairs))
+    if not pairs:
+        return {}
+    if within is None:
+        within = sorted({c for _, c in pairs})
+    args = ["rev-list", "--parents", "--topo-order", "--boundary"] + revision_args(within)
+    res = hist.runner.run(args, check=False)
+    if res.code != 0:
+        raise RepositoryError(f"{hist.path}: cannot walk {' '.join(revision_args(within))}")
+    order: list[tuple[str, tuple[str, ...]]] = []
+    boundary: list[str] = []
+    for line in res.out.splitlines():
+        if line.startswith("-"):
+            boundary.append(line[1:].split()[0])
+        elif line:
+            sha, *parents = line.split()
+            order.append((sha, tuple(parents)))
+    order.reverse()  # parents before children
+    targets = sorted({t for t, _ in pairs})
+    bit = {t: 1 << i for i, t in enumerate(targets)}
+    reach: dict[str, int] = {}
+    for b in boundary:  # targets at or below the range's lower edge
+        below = hist.scratch.merged_into(b, targets)
+        reach[b] = sum(bit[t] for t in below)
+    wanted = Counter(c for _, c in pairs)
+    children = Counter(p for _, parents in order for p in parents)
+    answers_for: dict[str, int] = {}
+    for sha, parents in order:
+        acc = 0
+        for p in parents:
+            acc |= reach.get(p, 0)
+            children[p] -= 1
+            if children[p] <= 0 and p not in wanted:
+                reach.pop(p, None)  # no child left to read it: free the frontier
+        if sha in wanted:
+            answers_for[sha] = acc  # strict ancestors only
+        reach[sha] = acc | bit.get(sha, 0)
+    out: dict[tuple[str, str], bool] = {}
+    outside: dict[str, list[str]] = {}
+    for t, c in pairs:
+        if c in answers_for:
+            out[(t, c)] = bool(answers_for[c] & bit[t])
+        else:
+            outside.setdefault(c, []).append(t)
+    for c, ts in outside.items():  # commits the range did not list: ask per commit's parents
+        commit = hist.commit(c)
+        inside: set[str] = set()
+        for p in commit.parents if commit else ():
+            inside |= hist.scratch.merged_into(p, ts)
+        for t in ts:
+            out[(t, c)] = t in inside
+    return out
+
+
+def subjects_touching(hist: "History", paths: Sequence[str], ref: str | None = None,
+                      limit: int = 300) -> list[tuple[str, str, tuple[str, ...]]]:
+    """[(sha, subject, files touched among `paths`)] of the newest `limit` non-merge commits of
+    `ref` (default HEAD) that touch `paths`: one `git log --name-only`."""
+    if not paths:
+        return []
+    res = hist.runner.run(["log", "--no-merges", f"--max-count={int(limit)}", f"--format={_RS}%H{_US}%s",
+                           "--name-only", "--no-renames", ref or "HEAD", "--"] + list(paths), check=False)
+    out = []
+    for rec in res.out.split(_RS)[1:]:
+        head, _, files = rec.partition("\n")
+        sha, _, subject = head.partition(_US)
+        out.append((sha, subject, tuple(l for l in files.splitlines() if l)))
+    return out
+
+
+def patch_ids(hist: "History", revrange: str | Sequence[str], paths: Sequence[str] = (),
+              limit: int | None = 2000) -> dict[str, str]:
+    """{patch-id: sha} of the non-merge commits in a range touching `paths` (two processes)."""
+    args = ["log", "-p", "--no-merges", "--no-color", "--format=commit %H", "--no-ext-diff"]
+    if limit:
+        args.append(f"--max-count={int(limit)}")
+    log = hist.runner.run(args + revision_args(revrange) + ["--"] + list(paths), check=False, binary=True)
+    if log.code != 0 or not log.out:
+        return {}
+    res = hist.runner.run(["patch-id", "--stable"], input=log.out, check=False)
+    out: dict[str, str] = {}
+    for line in res.out.splitlines():
+        pid, _, sha = line.partition(" ")
+        out.setdefault(pid, sha)
+    return out
+
+
+def patch_ids_of(hist: "History", diffs: Sequence[str]) -> list[str | None]:
+    """`git patch-id --stable` of each diff text (None for an empty diff), one process for all."""
+    parts = []
+    for i, d in enumerate(diffs):
+        if d.strip():
+            parts.append(f"commit {i + 1:040x}\n\n{d.rstrip()}\n")
+    if not parts:
+        return [None] * len(diffs)
+    res = hist.runner.run(["patch-id", "--stable"], input="".join(parts), check=False)
+    by_index: dict[int, str] = {}
+    for line in res.out.splitlines():
+        pid, _, fake = line.partition(" ")
+        if _FULL_RE.match(fake):
+            by_index[int(fake, 16) - 1] = pid
+    return [by_index.get(i) for i in range(len(diffs))]
+
+
+def apply_series(hist: "History", base: str, diffs: Sequence[tuple[int, str]]) -> "ApplyResult":
+    """Apply the diffs in order onto `base` in a scratch index (context.apply); never touches
+    the user's index, work tree or object store."""
+    from .apply import apply_in_scratch
+
+    return apply_in_scratch(hist.scratch, base, diffs)
