@@ -70,14 +70,21 @@ def context_stages() -> list[Callable[[Series, ReviewOptions, dict[str, Any]], N
     return [fn for _, _, fn in sorted(stages)]
 
 
-def load_series(source: str, options: ReviewOptions) -> Series:
-    """A local path is read as mail; anything else is a message-id or URL to fetch."""
-    path = Path(source)
-    if path.exists() or "/" in source and "@" not in source:
-        return load_series_from_path(path, options)
-    from .errors import InputError
+def load_series(source: str, options: ReviewOptions, fetch: Any = None) -> Series:
+    """A local path is read as mail; a message-id or archive URL is fetched (sources/lore.py,
+    `fetch` is its FetchOptions); anything else is reported as a missing file."""
+    from .sources.lore import FetchOptions, fetch_series, parse_ref
 
-    raise InputError(f"{source}: no such file, and fetching by message-id is not available in this build")
+    fetch = fetch or FetchOptions()
+    path = Path(source)
+    ref = None if path.exists() else parse_ref(source)
+    if ref is not None:
+        return fetch_series(ref, options, fetch)
+    if fetch.latest:
+        from .errors import InputError
+
+        raise InputError(f"{source}: --latest needs a message-id or archive URL to search from, not a file")
+    return load_series_from_path(path, options)
 
 
 def load_series_from_path(path: Path, options: ReviewOptions) -> Series:

@@ -11,6 +11,7 @@ import typer
 from ..render import render_review
 from ..render.output import emit
 from ..review import ReviewOptions, load_series, review_series
+from ..sources.lore import FetchOptions, parse_duration
 
 
 class Format(str, Enum):
@@ -35,6 +36,19 @@ def check(
     ignore: list[str] = typer.Option([], "--ignore", help="Skip these rules or families."),
     max_patches: Optional[int] = typer.Option(None, "--max-patches", min=1,
                                               help="series-too-long threshold (default from the profile)."),
+    lore_url: Optional[str] = typer.Option(None, "--lore-url", metavar="URL",
+                                           help="Archive to fetch from: a midmask (https://HOST/all/%s) or base "
+                                                "URL. Default: git config reviewtool.loreurl, then b4.midmask, "
+                                                "then lore.kernel.org."),
+    latest: bool = typer.Option(False, "--latest", help="Search the archive for newer revisions of the series "
+                                                        "and review the newest."),
+    cache_ttl: str = typer.Option("10m", "--cache-ttl", metavar="DURATION",
+                                  help="Reuse a fetched thread this long (600, 90s, 10m, 1h)."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Fetch anew even when a fresh copy is cached."),
+    offline: bool = typer.Option(False, "--offline", help="No network: only local files and cached threads."),
+    timeout: float = typer.Option(30.0, "--timeout", min=0.1, metavar="SECONDS",
+                                  help="Give up on the archive server after this long."),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress messages on stderr."),
 ) -> int:
     """Review a patch series and print evidenced review notes.
 
@@ -43,7 +57,9 @@ def check(
     options = ReviewOptions(msgid=_clean_msgid(msgid), revision=revision, profile=profile,
                             select=tuple(select), ignore=tuple(ignore),
                             settings={"max_patches": max_patches})
-    series = load_series(source, options)
+    fetch = FetchOptions(lore_url=lore_url, latest=latest, cache_ttl_s=parse_duration(cache_ttl, "--cache-ttl"),
+                         no_cache=no_cache, offline=offline, timeout_s=timeout, quiet=quiet)
+    series = load_series(source, options, fetch)
     review = review_series(series, options)
     emit(render_review(review, fmt.value), fmt.value, output)
     return review.exit_code

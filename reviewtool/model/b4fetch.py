@@ -1,0 +1,257 @@
+"""The b4/liblore boundary for fetching: the only module besides b4adapter.py that imports b4 or
+liblore. It turns a server URL and a message-id into raw mbox bytes, looks up newer revisions of
+a series the way `b4 am -c` does, and maps every failure to one FetchError with a one-line reason.
+
+Why not b4.get_pi_thread_by_msgid(): it returns None both for "not found" and for "server
+unreachable". liblore.LoreNode.get_mbox_by_msgid() raises RemoteError with the HTTP status (None
+when nothing answered), so we call the node directly, with our own node: no liblore cache (our
+cache validates before it stores), no partial-mirror upstream hops (we fetch from the server we
+were told to), and a hard overall deadline (a server that trickles bytes cannot outlast it).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import zlib
+from email.message import EmailMessage
+from typing import Callable, TypeVar
+from urllib.parse import urlsplit
+
+from ..errors import FetchError
+
+T = TypeVar("T")
+RETRIED_STATUS = (500, 502, 503, 504)  # a restarting server answers these; 4xx are final
+ATTEMPTS = 3
+BACKOFF_S = 0.5
+_B4_NETWORK_LOCK = threading.Lock()  # b4.LORENODE / b4.can_network are process globals
+
+
+class ThreadNotFound(FetchError):
+    """The server answered 404: it has no message with that id."""
+
+
+class ServerUnreachable(FetchError):
+    """Nothing answered: refused, DNS failure, connection cut."""
+
+
+class FetchTimeout(FetchError):
+    """The server did not answer within --timeout."""
+
+
+class ServerError(FetchError):
+    """The server answered 5xx (after retries) or another unexpected status."""
+
+
+class BadResponse(FetchError):
+    """The server answered 200 with something that is not a gzip'd mbox."""
+
+
+def _node(base_url: str, timeout: float):
+    import liblore
+
+    from .. import __version__
+
+    node = liblore.LoreNode(base_url, cache_dir=None, request_timeout=(timeout, timeout),
+                            follow_upstream=False)
+    node.set_user_agent("reviewtool", __version__)
+    return node
+
+
+def _host(base_url: str) -> str:
+    return urlsplit(base_url).netloc or base_url
+
+
+def _cause_text(exc: BaseException | None) -> str:
+    """'connection refused' rather than urllib3's nested repr."""
+    seen = 0
+    while exc is not None and seen < 10:
+        if isinstance(exc, ConnectionRefusedError):
+            return "connection refused"
+        text = str(exc)
+        if "Connection refused" in text:
+            return "connection refused"
+        if "Name or service not known" in text or "nodename nor servname" in text \
+                or "Temporary failure in name resolution" in text:
+            return "host name not found"
+        if "Connection reset" in text or "RemoteDisconnected" in text or "IncompleteRead" in text:
+            return "the connection was cut"
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return "no connection"
+
+
+def _is_timeout(exc: BaseException | None) -> bool:
+    import requests
+
+    seen = 0
+    while exc is not None and seen < 10:
+        if isinstance(exc, (requests.Timeout, TimeoutError)):
+            return True
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False
+
+
+def _remote_error(exc, what: str, base_url: str, timeout: float) -> FetchError:
+    status = getattr(exc, "status_code", None)
+    host = _host(base_url)
+    if status == 404:
+        return ThreadNotFound(f"{what}: not found on {base_url} (HTTP 404)")
+    if status is not None and status >= 500:
+        return ServerError(f"{host}: server error HTTP {status} for {what} after {ATTEMPTS} attempts; "
+                           "try again later or use another server (--lore-url)")
+    if status is not None:
+        return ServerError(f"{host}: unexpected HTTP {status} for {what}")
+    if _is_timeout(exc):
+        return FetchTimeout(f"{host}: no answer within {timeout:g} s for {what} (raise --timeout, or "
+                            "check the server)")
+    return ServerUnreachable(f"cannot reach {host} ({_cause_text(exc)}) to fetch {what}; check the "
+                             "URL and network, or use --offline to review a cached copy")
+
+
+def _with_deadline(work: Callable[[], T], node, timeout: float, what: str, base_url: str) -> T:
+    """Run `work` in a helper thread; give up after `timeout` seconds whatever the socket does."""
+    result: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            result["value"] = work()
+        except BaseException as exc:  # handed to the caller's thread
+            result["error"] = exc
+
+    worker = threading.Thread(target=run, name="reviewtool-fetch", daemon=True)
+    worker.start()
+    worker.join(timeout + 1.0)  # requests' own timeout fires first and names the cause
+    if worker.is_alive():
+        node.cancel_active()  # closes the session so the helper's blocked read ends
+        raise FetchTimeout(f"{_host(base_url)}: no complete answer within {timeout:g} s for {what} "
+                           "(raise --timeout, or check the server)")
+    if "error" in result:
+        raise result["error"]  # type: ignore[misc]
+    return result["value"]  # type: ignore[return-value]
+
+
+def _retrying(call: Callable[[], T], deadline: float) -> T:
+    """Retry a 5xx answer a bounded number of times while the deadline allows."""
+    import liblore
+
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            return call()
+        except liblore.RemoteError as exc:
+            pause = BACKOFF_S * attempt
+            if (exc.status_code not in RETRIED_STATUS or attempt == ATTEMPTS
+                    or time.monotonic() + pause >= deadline):
+                raise
+            time.sleep(pause)
+    raise AssertionError("unreachable")
+
+
+def fetch_thread_mbox(base_url: str, msgid: str, *, timeout: float) -> bytes:
+    """The whole thread holding <msgid>, as the server's mbox (gunzipped), or a FetchError."""
+    import liblore
+    import requests
+
+    from .b4adapter import init_b4
+
+    init_b4()  # quiet b4/liblore loggers; b4 itself stays offline, we use our own node
+    node = _node(base_url, timeout)
+    what = f"<{msgid}>"
+    deadline = time.monotonic() + timeout
+
+    def work() -> bytes:
+        return _retrying(lambda: node.get_mbox_by_msgid(msgid, nocache=True), deadline)
+
+    try:
+        return _with_deadline(work, node, timeout, what, base_url)
+    except liblore.RemoteError as exc:
+        raise _remote_error(exc, what, base_url, timeout) from exc
+    except requests.RequestException as exc:  # the body broke off mid-transfer
+        if _is_timeout(exc):
+            raise FetchTimeout(f"{_host(base_url)}: no answer within {timeout:g} s for {what}") from exc
+        raise ServerUnreachable(f"{_host(base_url)}: the answer for {what} was cut off "
+                                f"({_cause_text(exc)})") from exc
+    except (EOFError, zlib.error, OSError) as exc:  # liblore gunzips the body itself
+        raise BadResponse(f"{_host(base_url)}: the answer for {what} is not valid gzip (truncated or "
+                          f"corrupt: {' '.join(str(exc).split())[:80]})") from exc
+    finally:
+        node.close()
+
+
+class SearchOutcome:
+    """What a newer-revision search returned: raw mbox answers and the failures b4 swallowed."""
+
+    def __init__(self) -> None:
+        self.answers: list[bytes] = []
+        self.failures: list[str] = []
+
+
+def _recording_node(base_url: str, timeout: float, outcome: SearchOutcome):
+    """A LoreNode that remembers search answers and errors (b4 logs and drops them)."""
+    import liblore
+
+    from .. import __version__
+
+    class RecordingNode(liblore.LoreNode):
+        def get_mbox_by_query(self, query, **kwargs):
+            try:
+                data = super().get_mbox_by_query(query, **kwargs)
+            except liblore.RemoteError as exc:
+                if exc.status_code != 404:  # 404 is public-inbox's "no results"
+                    outcome.failures.append(_remote_error(exc, "the revision search", base_url,
+                                                          timeout).one_line())
+                raise
+            except (EOFError, zlib.error, OSError) as exc:
+                outcome.failures.append(f"the revision search answer is not valid gzip ({exc})")
+                raise liblore.RemoteError(str(exc)) from exc
+            outcome.answers.append(data)
+            return data
+
+    node = RecordingNode(base_url, cache_dir=None, request_timeout=(timeout, timeout),
+                         follow_upstream=False)
+    node.set_user_agent("reviewtool", __version__)
+    return node
+
+
+def search_newer_revisions(base_url: str, msgs: list[EmailMessage], *,
+                           timeout: float) -> tuple[set[str], SearchOutcome]:
+    """Ask the server for newer revisions of the series in `msgs`, with b4's own query
+    (change-id, else subject + author, dated from the newest revision we have).
+
+    Returns the message-ids b4 accepted as newer revisions (and replies to them) and the raw
+    search answers holding them; the caller parses those with the same code as any thread."""
+    import b4
+    import b4.mbox
+
+    from .b4adapter import init_b4
+
+    init_b4()
+    outcome = SearchOutcome()
+    node = _recording_node(base_url, timeout, outcome)
+    before = {b4.LoreMessage.get_clean_msgid(m) for m in msgs}
+
+    def work() -> list[EmailMessage]:
+        return b4.mbox.get_extra_series(list(msgs), direction=1, nocache=True)
+
+    with _B4_NETWORK_LOCK:
+        saved_node, saved_network = b4.LORENODE, b4.can_network
+        b4.LORENODE, b4.can_network = node, True  # network only for this explicit search
+        try:
+            found = _with_deadline(work, node, timeout, "the revision search", base_url)
+        finally:
+            b4.LORENODE, b4.can_network = saved_node, saved_network
+            node.close()
+    added = {b4.LoreMessage.get_clean_msgid(m) for m in found} - before
+    return {m for m in added if m}, outcome
+
+
+def b4_midmask() -> str | None:
+    """b4's configured b4.midmask (git config or .b4-config), when it differs from b4's default."""
+    import b4
+
+    from .b4adapter import init_b4
+
+    init_b4()
+    value = b4.get_main_config().get("midmask")
+    if not isinstance(value, str) or not value.strip() or value == b4.LOREADDR + "/all/%s":
+        return None
+    return value.strip()
