@@ -1,0 +1,147 @@
+"""`reviewtool triage ARCHIVE...`: one maintainer's report over many series."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from contextlib import nullcontext
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
+
+# Kept in step with triage/status.py and triage/run.py (imported lazily: the CLI starts fast).
+STATUSES = ("ready", "needs-review", "needs-revision", "wrong-tree", "incomplete", "stale", "superseded")
+DEFAULT_LINK_BASE = "https://lore.kernel.org/all/"
+
+
+class Format(str, Enum):
+    text = "text"
+    markdown = "markdown"
+    json = "json"
+    html = "html"
+    patchwork = "patchwork"
+
+
+class Sort(str, Enum):
+    status = "status"
+    age = "age"
+    tree = "tree"
+
+
+def triage(
+    sources: list[str] = typer.Argument(None, help="mbox or maildir archives, gzip of either, or directories "
+                                                   "of mail files."),
+    msgids: Optional[Path] = typer.Option(None, "--msgids", help="A file of message-ids (one a line) to fetch."),
+    query: Optional[str] = typer.Option(None, "--query", help="A public-inbox search on the configured server, "
+                                                              "e.g. 's:\"PATCH net\" d:7.days.ago..'."),
+    fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file."),
+    sort: Sort = typer.Option(Sort.status, "--sort", help="Row order: status, age (oldest first) or tree."),
+    status: list[str] = typer.Option([], "--status", help="Only list series with this status (repeatable)."),
+    stale_days: int = typer.Option(14, "--stale-days", min=1, help="Days without any mail before a series "
+                                                                   "that is not ready is stale."),
+    now: Optional[str] = typer.Option(None, "--now", help="Take this ISO 8601 time as now (ages, staleness)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, max=64, help="Series reviewed in parallel (processes)."),
+    repo: Optional[Path] = typer.Option(None, "--repo", help="A git repository for history and apply checks."),
+    tree: list[str] = typer.Option([], "--tree", help="NAME=REF: where a tree is in --repo (repeatable)."),
+    profile: Optional[str] = typer.Option(None, "--profile", "-p", help="Force one profile for every series."),
+    select: list[str] = typer.Option([], "--select", help="Only these rules or families."),
+    ignore: list[str] = typer.Option([], "--ignore", help="Skip these rules or families."),
+    link_base: str = typer.Option(DEFAULT_LINK_BASE, "--link-base",
+                                  help="Archive address that thread links are made from (message-id appended)."),
+    report_url: Optional[str] = typer.Option(None, "--report-url",
+                                             help="Where the HTML report is published (patchwork target_url)."),
+    pw_context: str = typer.Option("reviewtool", "--pw-context", help="patchwork check context name."),
+    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
+                                            help="Progress bar on stderr (default: when stderr is a terminal)."),
+) -> int:
+    """Triage many series at once: what is ready, what needs review or a new revision, what is in
+    the wrong tree, incomplete, stale or superseded.
+
+    Exit codes: 0 no triaged series has error-level findings, 1 some have, 2 unusable input.
+    """
+    from ..render.env import render_template
+    from ..render.output import emit
+    from ..review import ReviewOptions
+    from ..triage.group import group_archive
+    from ..triage.index import index_inputs
+    from ..triage.inputs import fetch_msgids, read_msgid_file, search
+    from ..triage.report import build_report, parse_now, patchwork_checks
+    from ..triage.run import TriageOptions, run_groups, superseded_entries
+
+    unknown = [s for s in status if s not in STATUSES]
+    if unknown:
+        raise InputError(f"--status {unknown[0]!r}: not a status (one of {', '.join(STATUSES)})")
+    if not sources and msgids is None and query is None:
+        raise InputError("nothing to triage: give archives, --msgids FILE or --query")
+    trees = {}
+    for spec in tree:
+        name, sep, ref = spec.partition("=")
+        if not sep or not name or not ref:
+            raise InputError(f"--tree {spec!r}: expected NAME=REF")
+        trees[name] = ref
+    if repo is not None and not repo.is_dir():
+        raise InputError(f"--repo {repo}: no such directory")
+    when = parse_now(now)
+    opts = TriageOptions(review=ReviewOptions(profile=profile, repo=repo, trees=trees, select=tuple(select),
+                                              ignore=tuple(ignore), now=when),
+                         now=when, stale_days=stale_days, jobs=jobs, link_base=link_base)
+    show = sys.stderr.isatty() if progress is None else progress
+    with tempfile.TemporaryDirectory(prefix="reviewtool-triage-") as scratch:
+        paths = [Path(s) for s in sources or ()]
+        labels = [str(p) for p in paths]
+        if msgids is not None:
+            paths.append(fetch_msgids(read_msgid_file(msgids), Path(scratch)))
+            labels.append(f"message-ids from {msgids}")
+        if query is not None:
+            paths.append(search(query, Path(scratch)))
+            labels.append(f"search: {query}")
+        grouping = group_archive(index_inputs(paths, Path(scratch)))
+        if not grouping.messages:
+            raise InputError(f"{', '.join(labels)}: no mail messages found")
+        items = []
+        with _progress(show, len(grouping.series)) as tick:
+            for item in run_groups(grouping.series, opts, on_done=tick):
+                items.append(item)
+        for g in grouping.series:
+            items.extend(superseded_entries(g, opts))
+    report = build_report(items, grouping, opts, inputs=labels, order=sort.value, only=tuple(status))
+    if fmt is Format.json:
+        text = json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+    elif fmt is Format.patchwork:
+        text = json.dumps(patchwork_checks(report, context=pw_context, report_url=report_url),
+                          indent=2, ensure_ascii=False) + "\n"
+    else:
+        text = render_template(f"triage.{fmt.value}.j2", t=report)
+    emit(text, fmt.value, output)
+    errors = any(i.get("counts", {}).get("errors") for i in report["series"] if i["status"] != "superseded")
+    return EXIT_FINDINGS if errors else EXIT_OK
+
+
+def _progress(show: bool, total: int):
+    """A rich progress bar on stderr, advanced once per finished series."""
+    if not show or total == 0:
+        return nullcontext(lambda item: None)
+    from contextlib import contextmanager
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    @contextmanager
+    def bar():
+        console = Console(stderr=True, force_terminal=True if not sys.stderr.isatty() else None)
+        with Progress(TextColumn("triage"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=console, transient=True) as prog:
+            task = prog.add_task("triage", total=total)
+            yield lambda item: prog.advance(task)
+
+    return bar()
+
+
+def register(app: typer.Typer) -> None:
+    app.command("triage")(triage)

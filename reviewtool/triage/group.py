@@ -1,0 +1,272 @@
+"""Group an indexed archive into series and revisions, from headers alone.
+
+Three steps, each the rule a maintainer's tools already use:
+1. threads: In-Reply-To/References (sources/threads.py's union-find, on ids instead of parsed
+   mail); mails without a Message-ID (git format-patch files) form one thread, as in `check`;
+2. unthreaded series: patches sent without threading are joined the way patchwork does it (same
+   sender, revision and total, no counter twice, within 12 hours of each other);
+3. revisions: threads carrying the same series (same change-id; or the same summary and sender
+   of the cover letter or first patch, as threads.Thread.identity, when the later thread is a
+   higher revision or a resend of the same patches, within REVISION_WINDOW_S) form one family. The newest
+   revision is triaged (with its earlier revisions attached for the revision rules); earlier
+   revisions and same-revision resends are listed as superseded.
+
+Threads without any patch are counted, and replies whose patch is not in the archive are listed:
+they cannot be triaged, and saying so beats guessing which series they belong to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from ..model.subject import Subject, normalized_summary, parse_subject
+from .index import MailHead, MailRef
+
+UNTHREADED_WINDOW_S = 12 * 3600  # patchwork's SERIES_DELAY_INTERVAL
+REVISION_WINDOW_S = 120 * 86400  # vN+1 of a series follows vN within weeks, not seasons
+
+
+@dataclass(frozen=True)
+class Superseded:
+    revision: int
+    msgid: str
+    subject: str
+    date: float | None
+    why: str  # "older-revision" | "resent"
+
+
+@dataclass(frozen=True)
+class SeriesGroup:
+    """One series family: the mails to review (newest revision + earlier ones) and its history."""
+
+    key: int
+    refs: tuple[MailRef, ...]  # every mail of the triaged thread and of its earlier revisions
+    revision: int  # the revision that is triaged
+    msgid: str  # the triaged revision's cover letter, else its first patch
+    subject: str
+    date: float | None  # when the triaged revision was posted
+    last_activity: float | None  # the newest mail of the whole family, replies included
+    superseded: tuple[Superseded, ...] = ()
+
+
+@dataclass(frozen=True)
+class OrphanThread:
+    """Replies to a patch whose own mail is not in the archive."""
+
+    msgid: str
+    subject: str
+    date: float | None
+    messages: int
+
+
+@dataclass
+class Grouping:
+    series: list[SeriesGroup]
+    orphans: list[OrphanThread]
+    other_threads: int  # threads without patches or replies to patches (announcements, ...)
+    messages: int
+
+
+@dataclass
+class _Thread:
+    heads: list[MailHead]
+    patches: list[tuple[MailHead, Subject]] = field(default_factory=list)
+
+    @property
+    def revisions(self) -> set[int]:
+        return {s.revision for _, s in self.patches}
+
+    @property
+    def top(self) -> int:
+        return max(self.revisions, default=1)
+
+    def first_patch(self, revision: int | None = None) -> MailHead:
+        cands = [(s.counter if s.counter is not None else 1, h.date or 0.0, i, h)
+                 for i, (h, s) in enumerate(self.patches) if revision is None or s.revision == revision]
+        return min(cands)[3]
+
+    def newest_patch_date(self) -> float:
+        return max((h.date or 0.0 for h, _ in self.patches), default=0.0)
+
+    def identity(self) -> set[tuple[str, str]]:
+        keys: set[tuple[str, str]] = set()
+        for h, s in self.patches:
+            if s.counter in (None, 0, 1):
+                keys.add(("summary", normalized_summary(s) + "|" + h.sender))
+            if h.change_id:
+                keys.add(("change-id", h.change_id))
+        return keys
+
+
+class _Union:
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, x: str) -> str:
+        parent = self.parent
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[rb] = ra
+
+
+def _threads(heads: list[MailHead]) -> list[_Thread]:
+    uf = _Union()
+    synthesized_root = None
+    seen: set[str] = set()
+    kept: list[MailHead] = []
+    for h in heads:
+        if h.msgid in seen:
+            continue  # the same mail twice (cross-posted archives): b4 dedupes too
+        seen.add(h.msgid)
+        kept.append(h)
+        uf.find(h.msgid)
+        for p in h.parents:
+            uf.union(h.msgid, p)
+        if h.synthesized and (h.ref.format_patch or "[PATCH" in h.subject.upper()):
+            synthesized_root = synthesized_root or h.msgid
+            uf.union(synthesized_root, h.msgid)
+    groups: dict[str, _Thread] = {}
+    for h in kept:
+        groups.setdefault(uf.find(h.msgid), _Thread([])).heads.append(h)
+    for t in groups.values():
+        for h in t.heads:
+            s = parse_subject(h.subject)
+            if s.is_patch and not s.reply:
+                t.patches.append((h, s))
+    return list(groups.values())
+
+
+def _marker(t: _Thread) -> tuple[str, int, int, tuple[str, ...]] | None:
+    """(sender, revision, total, tags) when every patch of a coverless thread agrees on them."""
+    marks = {(h.sender, s.revision, s.expected, s.tags) for h, s in t.patches}
+    if len(marks) != 1 or any(s.counter in (None, 0) for _, s in t.patches):
+        return None
+    sender, rev, total, tags = next(iter(marks))
+    return (sender, rev, total, tags) if total and total > 1 else None
+
+
+def _join_unthreaded(threads: list[_Thread]) -> list[_Thread]:
+    by_marker: dict[tuple, list[_Thread]] = {}
+    out = []
+    for t in threads:
+        mk = _marker(t) if t.patches else None
+        if mk is None:
+            out.append(t)
+        else:
+            by_marker.setdefault(mk, []).append(t)
+    for group in by_marker.values():
+        group.sort(key=lambda t: t.newest_patch_date())
+        current: _Thread | None = None
+        counters: set[int] = set()
+        for t in group:
+            mine = {s.counter for _, s in t.patches}
+            if (current is not None and not (mine & counters)
+                    and t.newest_patch_date() - current.newest_patch_date() <= UNTHREADED_WINDOW_S):
+                current.heads += t.heads
+                current.patches += t.patches
+                counters |= mine
+                continue
+            current, counters = _Thread(list(t.heads), list(t.patches)), set(mine)
+            out.append(current)
+    return out
+
+
+def _same_patches(a: _Thread, b: _Thread) -> bool:
+    def summaries(t: _Thread) -> set[str]:
+        return {normalized_summary(s) for _, s in t.patches if s.counter != 0}
+    return summaries(a) == summaries(b)
+
+
+def _belongs(t: _Thread, fam: list[_Thread], strong: bool) -> bool:
+    """Whether thread `t` (posted after the family's threads) is another posting of that series.
+    A change-id is proof; a shared summary and sender is not (maintainers post "Netfilter fixes
+    for net" every week), so it also needs a higher revision within REVISION_WINDOW_S, or a
+    resend of the same patches."""
+    if strong:
+        return True
+    last = max(fam, key=lambda f: (f.top, f.newest_patch_date()))
+    gap = t.newest_patch_date() - last.newest_patch_date()
+    if gap > REVISION_WINDOW_S:
+        return False
+    if t.top != last.top:
+        return True
+    return any(s.resend for _, s in t.patches) or _same_patches(t, last)
+
+
+def _families(threads: list[_Thread]) -> list[list[_Thread]]:
+    fams: list[list[_Thread]] = []
+    owner: dict[tuple[str, str], int] = {}  # identity key -> the family that used it last
+    for t in sorted(threads, key=lambda t: (t.newest_patch_date(), t.first_patch().msgid)):
+        keys = t.identity()
+        home = None
+        for k in sorted(keys, key=lambda k: k[0] != "change-id"):  # change-ids first: they are proof
+            f = owner.get(k)
+            if f is not None and _belongs(t, fams[f], strong=k[0] == "change-id"):
+                home = f
+                break
+        if home is None:
+            home = len(fams)
+            fams.append([])
+        fams[home].append(t)
+        for k in keys:
+            owner[k] = home
+    return fams
+
+
+def _superseded_entry(t: _Thread, revision: int, why: str) -> Superseded:
+    h = t.first_patch(revision)
+    return Superseded(revision=revision, msgid=h.msgid, subject=h.subject, date=h.date, why=why)
+
+
+def _family_group(key: int, fam: list[_Thread]) -> SeriesGroup:
+    chosen = max(fam, key=lambda t: (t.top, t.newest_patch_date()))
+    newest = chosen.top
+    selected = [chosen]
+    superseded: list[Superseded] = []
+    for t in fam:
+        if t is chosen:
+            continue
+        if t.top < newest:
+            selected.append(t)
+            superseded += [_superseded_entry(t, r, "older-revision") for r in sorted(t.revisions)]
+        else:
+            superseded += [_superseded_entry(t, r, "resent" if r == newest else "older-revision")
+                           for r in sorted(t.revisions)]
+    superseded += [_superseded_entry(chosen, r, "older-revision") for r in sorted(chosen.revisions) if r < newest]
+    # Mail order as in the archive keeps b4's view identical to `reviewtool check` on the thread.
+    refs = sorted((h.ref for t in selected for h in t.heads), key=lambda r: (r.path, r.offset))
+    first = chosen.first_patch(newest)
+    dates = [h.date for t in fam for h in t.heads if h.date is not None]
+    return SeriesGroup(key=key, refs=tuple(refs), revision=newest, msgid=first.msgid, subject=first.subject,
+                       date=first.date, last_activity=max(dates, default=None),
+                       superseded=tuple(sorted(superseded, key=lambda s: (s.revision, s.date or 0.0))))
+
+
+def group_archive(heads: Iterable[MailHead]) -> Grouping:
+    heads = list(heads)
+    threads = _threads(heads)
+    patch_threads = _join_unthreaded([t for t in threads if t.patches])
+    orphans, other = [], 0
+    for t in threads:
+        if t.patches:
+            continue
+        replies = [h for h in t.heads if (s := parse_subject(h.subject)).is_patch and s.reply]
+        if replies:
+            first = min(replies, key=lambda h: h.date or 0.0)
+            orphans.append(OrphanThread(msgid=first.msgid, subject=first.subject, date=first.date,
+                                        messages=len(t.heads)))
+        else:
+            other += 1
+    fams = _families(patch_threads)
+    groups = [_family_group(i, fam) for i, fam in enumerate(fams)]
+    groups.sort(key=lambda g: (g.date or 0.0, g.msgid))
+    groups = [SeriesGroup(**{**g.__dict__, "key": i}) for i, g in enumerate(groups)]
+    orphans.sort(key=lambda o: (o.date or 0.0, o.msgid))
+    return Grouping(series=groups, orphans=orphans, other_threads=other, messages=len(heads))

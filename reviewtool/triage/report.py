@@ -1,0 +1,115 @@
+"""The triage report as plain data (the JSON output and every template's input), its sort
+orders, and the patchwork check payloads.
+
+patchwork has no series-level checks, so (as NIPA's pw_upload does) a series-level result is
+copied onto every patch: a patch fails when it or its series has an error finding.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Iterable
+
+from .. import TOOL_NAME, __version__
+from ..render.env import render_template
+from .group import Grouping, OrphanThread
+from .run import TriageOptions, thread_url
+from .status import STATUSES
+
+SORTS = ("status", "age", "tree")
+# The order a maintainer works through the queue: what can be applied first.
+STATUS_ORDER = {s: i for i, s in enumerate(
+    ("ready", "needs-review", "needs-revision", "wrong-tree", "incomplete", "stale", "superseded", "skipped"))}
+PW_STATES = ("success", "warning", "fail")
+
+
+def _age_key(item: dict[str, Any]) -> tuple:
+    return (-(item.get("age_days") or 0), item.get("date") or "", str(item["id"]))
+
+
+def sort_key(order: str):
+    if order == "age":  # oldest first: the queue is first come, first served
+        return _age_key
+    if order == "tree":
+        return lambda i: (i.get("tree") or "~", STATUS_ORDER.get(i["status"], 99), *_age_key(i))
+    return lambda i: (STATUS_ORDER.get(i["status"], 99), *_age_key(i))
+
+
+def orphan_data(o: OrphanThread, opts: TriageOptions) -> dict[str, Any]:
+    from .run import _iso
+
+    return {"msgid": o.msgid, "subject": o.subject, "date": _iso(o.date), "messages": o.messages,
+            "url": thread_url(opts.link_base, o.msgid)}
+
+
+def build_report(items: Iterable[dict[str, Any]], grouping: Grouping, opts: TriageOptions, *,
+                 inputs: list[str], order: str = "status", only: tuple[str, ...] = ()) -> dict[str, Any]:
+    items = list(items)
+    triaged = [i for i in items if i["status"] not in ("skipped", "superseded")]
+    skipped = [{"msgid": i["msgid"], "subject": i["full_subject"], "url": i["url"], "reason": i["skip_reason"]}
+               for i in items if i["status"] == "skipped"]
+    rows = [i for i in items if i["status"] != "skipped"]
+    counts = {s: sum(1 for i in rows if i["status"] == s) for s in STATUSES}
+    if only:
+        rows = [i for i in rows if i["status"] in only]
+    rows.sort(key=sort_key(order))
+    trees = sorted({i.get("tree") for i in triaged if i.get("tree")})
+    return {
+        "tool": TOOL_NAME,
+        "version": __version__,
+        "kind": "triage",
+        "now": opts.now.isoformat(),
+        "stale_days": opts.stale_days,
+        "sort": order,
+        "inputs": inputs,
+        "totals": {"messages": grouping.messages, "series": len(triaged), "superseded": counts["superseded"],
+                   "skipped": len(skipped), "orphan_replies": len(grouping.orphans),
+                   "other_threads": grouping.other_threads},
+        "counts": counts,
+        "trees": trees,
+        "statuses": list(STATUSES),
+        "series": rows,
+        "skipped": skipped,
+        "orphans": [orphan_data(o, opts) for o in grouping.orphans],
+    }
+
+
+def _state(findings: list[dict[str, Any]]) -> str:
+    sev = {f["severity"] for f in findings}
+    return "fail" if "error" in sev else "warning" if "warning" in sev else "success"
+
+
+def patchwork_checks(report: dict[str, Any], *, context: str = "reviewtool",
+                     report_url: str | None = None) -> dict[str, Any]:
+    """One check per patch, in the shape patchwork's `POST /api/patches/<id>/checks/` takes
+    (state, target_url, context, description), keyed by the patch's Message-ID so an uploader can
+    look the patch up (`GET /api/patches/?msgid=`)."""
+    checks = []
+    for item in report["series"]:
+        if item["status"] in ("superseded", "skipped"):
+            continue
+        target = f"{report_url}#s-{item['id']}" if report_url else item["url"]
+        for p in item["patches"]:
+            mine = [f for f in item["findings"] if f["patch"] in (p["counter"], None, 0)]
+            state = _state(mine)
+            description = render_template("triage.patchwork.j2", item=item, patch=p, findings=mine,
+                                           state=state).strip()
+            checks.append({"msgid": p["msgid"], "series_msgid": item["msgid"], "patch": p["counter"],
+                           "check": {"state": state, "target_url": target, "context": context,
+                                     "description": " ".join(description.split())[:255]}})
+    return {"tool": TOOL_NAME, "version": __version__, "context": context, "checks": checks}
+
+
+def parse_now(value: str | None) -> datetime:
+    """`--now` for reproducible reports: an ISO 8601 date or time (UTC when no zone is given)."""
+    from datetime import timezone
+
+    from ..errors import InputError
+
+    if not value:
+        return datetime.now(timezone.utc)
+    try:
+        d = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise InputError(f"--now {value!r}: not an ISO 8601 date (e.g. 2026-11-10 or 2026-11-10T12:00Z)") from exc
+    return d if d.tzinfo else d.replace(tzinfo=timezone.utc)

@@ -1,0 +1,135 @@
+"""Classify one reviewed series for a maintainer's queue: a pure function of the review.
+
+Statuses, first match wins (a series gets exactly one; every reason found is kept):
+- incomplete: patches of the series did not reach the archive (or only the cover letter did);
+- wrong-tree: the tree verdict (reviewtool/verdict.py) says the series is aimed at the wrong tree;
+- needs-revision: error-level findings, or a reviewer asked for changes in a reply
+  (`pw-bot: cr` / `pw-bot: changes-requested`, or the words "changes requested");
+- ready: complete, every patch reviewed or acked by someone other than its author, no errors
+  (and it applies, when a repository was given: a failed apply check is an error finding);
+- needs-review: everything else.
+A series that is not ready and has seen no mail for `stale_days` is stale instead (its status
+before that is kept as `was`): nobody is acting on it. Earlier revisions are superseded; that
+is decided by grouping (triage/group.py), not here.
+
+Reasons are data (a code plus values); the templates word them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from ..model.series import Patch, Person, Series, Trailer
+from ..rules.helpers import same_person
+from ..rules.registry import Severity
+
+STATUSES = ("ready", "needs-review", "needs-revision", "wrong-tree", "incomplete", "stale", "superseded")
+REVIEW_TRAILERS = frozenset({"reviewed-by", "acked-by"})
+# netdev's patchwork bot reads `pw-bot: cr` (short for changes-requested) from maintainers.
+_CHANGES_RE = re.compile(r"^\s*pw-bot:\s*(cr|changes-requested)\b|\bchanges\s+requested\b", re.I | re.M)
+# Rules whose absence means "applies" was not verified (they need a repository).
+APPLY_RULES = frozenset({"series-applies", "apply-check", "does-not-apply"})
+
+
+@dataclass(frozen=True)
+class Classification:
+    status: str
+    reasons: tuple[dict[str, Any], ...]
+    was: str | None = None  # the status a stale series had before it went stale
+    reviewed: tuple[int, ...] = ()  # counters of patches with an outside Reviewed-by/Acked-by
+    reviewers: tuple[str, ...] = ()
+
+
+def _outside_reviews(trailers: tuple[Trailer, ...], author: Person) -> list[Person]:
+    return [t.person for t in trailers
+            if t.key in REVIEW_TRAILERS and t.person is not None and not t.address_problem
+            and not same_person(t.person, author)]
+
+
+def review_coverage(series: Series) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """Patches carrying a Reviewed-by/Acked-by from someone other than their author (in the
+    patch, in a reply to it, or in a reply to the cover letter, which b4 applies to every patch)."""
+    cover_trailers = series.cover.followup_trailers if series.cover else ()
+    reviewed, who = [], {}
+    for p in series.patches:
+        people = _outside_reviews(p.trailers + p.followup_trailers + cover_trailers, p.author)
+        if people:
+            reviewed.append(p.counter)
+            for person in people:
+                who.setdefault(person.email.lower() or person.name, str(person))
+    return tuple(reviewed), tuple(who.values())
+
+
+def changes_requested(series: Series) -> dict[str, Any] | None:
+    """The first reply, not from the series' author, that asks for changes."""
+    first: Patch | None = series.first
+    for r in series.replies:
+        if first is not None and (same_person(r.author, first.author) or same_person(r.author, first.sender)):
+            continue
+        m = _CHANGES_RE.search(r.body)
+        if m:
+            return {"code": "changes-requested", "by": str(r.author), "msgid": r.msgid,
+                    "evidence": m.group(0).strip(), "patch": r.counter}
+    return None
+
+
+def _verdict_status(review) -> tuple[str | None, str | None]:
+    """(status, next step) of the tree verdict, when this build computes one."""
+    verdict = getattr(review, "verdict", None)
+    if verdict is None:
+        return None, None
+    if isinstance(verdict, dict):
+        return verdict.get("status"), verdict.get("next_step")
+    return getattr(verdict, "status", None), getattr(verdict, "next_step", None)
+
+
+def classify(review, *, last_activity: datetime | None, now: datetime, stale_days: int) -> Classification:
+    series: Series = review.series
+    reasons: list[dict[str, Any]] = []
+    reviewed, reviewers = review_coverage(series)
+    errors = [f for f in review.findings if f.severity is Severity.ERROR]
+    verdict, next_step = _verdict_status(review)
+
+    if not series.patches:
+        reasons.append({"code": "cover-only", "expected": series.expected})
+    elif series.missing:
+        reasons.append({"code": "missing", "missing": list(series.missing), "expected": series.expected})
+    wrong_tree = verdict == "wrong-tree" or (verdict is None and any(f.rule == "tree-mismatch" for f in errors))
+    if wrong_tree:
+        reasons.append({"code": "wrong-tree", "tree": series.tree, "next_step": next_step})
+    if errors:
+        reasons.append({"code": "errors", "count": len(errors), "rules": sorted({f.rule for f in errors})})
+    asked = changes_requested(series)
+    if asked:
+        reasons.append(asked)
+    unreviewed = [p.counter for p in series.patches if p.counter not in reviewed]
+    if series.patches:
+        reasons.append({"code": "reviewed" if not unreviewed else "unreviewed",
+                        "reviewed": len(reviewed), "total": len(series.patches), "by": list(reviewers),
+                        "missing": unreviewed})
+
+    if not series.patches or series.missing:
+        status = "incomplete"
+    elif wrong_tree:
+        status = "wrong-tree"
+    elif errors or asked or verdict == "needs-revision":
+        status = "needs-revision"
+    elif not unreviewed:
+        status = "ready"
+        skipped = sorted(n.rule for n in review.not_checked if n.rule in APPLY_RULES)
+        if skipped or not any(r in APPLY_RULES for r in review.rules_run):
+            reasons.append({"code": "apply-not-checked"})
+    else:
+        status = "needs-review"
+
+    was = None
+    if status != "ready" and last_activity is not None:
+        idle = (now - last_activity).total_seconds() / 86400
+        if idle >= stale_days:
+            was, status = status, "stale"
+            reasons.insert(0, {"code": "stale", "days": int(idle), "limit": stale_days,
+                               "last": last_activity.astimezone(timezone.utc).isoformat()})
+    return Classification(status=status, reasons=tuple(reasons), was=was, reviewed=reviewed, reviewers=reviewers)
