@@ -8,6 +8,7 @@ and base-commit is mis-parsed for non-hex values (we read it ourselves).
 from __future__ import annotations
 
 import argparse
+import copy
 import logging
 import re
 import threading
@@ -16,8 +17,9 @@ from email.message import EmailMessage
 
 from ..errors import InputError
 from ..sources.files import header, message_id_of
-from ..sources.threads import msg_date
+from ..sources.threads import is_patch_mail, msg_date, split_reposts
 from .diff import parse_basement
+from .patchid import patch_ids
 from .series import Patch, Person, Reply, Series, Trailer
 from .subject import parse_subject
 from .trailers import find_reply_trailers, make_trailer, split_commit_message
@@ -98,7 +100,9 @@ def _dedupe(trailers: list[Trailer]) -> tuple[Trailer, ...]:
     return tuple(out)
 
 
-def _patch(lmsg) -> Patch:
+def _patch(lmsg, subjects: dict[str, str] | None = None) -> Patch:
+    """The model of one patch mail; `subjects` maps msgid -> the subject as written when b4 was
+    handed a rewritten one."""
     msg = lmsg.msg
     sender = _person(lmsg.fromname, lmsg.fromemail)
     body = lmsg.body or ""
@@ -115,7 +119,7 @@ def _patch(lmsg) -> Patch:
     followups = [make_trailer(t.name, t.value, f"{t.name}: {t.value}",
                               source_msgid=getattr(t, "origin", None) or None)
                  for t in (lmsg.followup_trailers or [])]
-    subject = parse_subject(lmsg.full_subject or header(msg, "Subject"))
+    subject = parse_subject((subjects or {}).get(lmsg.msgid) or lmsg.full_subject or header(msg, "Subject"))
     counter = subject.counter if subject.counter is not None else lmsg.counter
     return Patch(
         counter=counter or 0,
@@ -134,7 +138,7 @@ def _patch(lmsg) -> Patch:
         followup_trailers=_dedupe(followups),
         notes=basement.notes,
         diff=basement.diff,
-        patch_id=getattr(lmsg, "_git_patch_id", None),
+        patch_id=getattr(lmsg, "_git_patch_id", None) or None,
     )
 
 
@@ -145,15 +149,25 @@ def _strip_quotes(body: str) -> str:
 def _replies(lmbx, mails: dict[str, int]) -> tuple[Reply, ...]:
     """Replies that answer (directly or through other replies) one of the series' mails."""
     by_id = {f.msgid: f for f in lmbx.followups}
+    resolved: dict[str, int | None] = dict(mails)
+
+    def counter_of(msgid: str) -> int | None:
+        # Iterative with memoisation: reply chains can be 10,000 deep (no recursion, no O(n^2) walk).
+        path, cur, seen = [], msgid, set()
+        while cur is not None and cur not in resolved and cur not in seen:
+            seen.add(cur)
+            path.append(cur)
+            f = by_id.get(cur)
+            cur = (f.in_reply_to or (f.references[-1] if f.references else None)) if f else None
+        found = resolved.get(cur) if cur is not None else None
+        for m in path:
+            resolved[m] = found
+        return found
+
     out = []
     for f in lmbx.followups:
-        counter, cur, hops = None, f, 0
-        while cur is not None and hops < 10000:
-            parent = cur.in_reply_to or (cur.references[-1] if cur.references else None)
-            if parent in mails:
-                counter = mails[parent]
-                break
-            cur, hops = by_id.get(parent), hops + 1
+        parent = f.in_reply_to or (f.references[-1] if f.references else None)
+        counter = counter_of(parent) if parent else None
         if counter is None:
             continue
         author = _person(f.fromname, f.fromemail)
@@ -161,7 +175,7 @@ def _replies(lmbx, mails: dict[str, int]) -> tuple[Reply, ...]:
         out.append(Reply(msgid=f.msgid, subject=f.full_subject, author=author, date=msg_date(f.msg),
                          in_reply_to=f.in_reply_to, counter=counter, body=_strip_quotes(body),
                          trailers=find_reply_trailers(body, source_msgid=f.msgid, source_from=author)))
-    out.sort(key=lambda r: (r.date is None, r.date or 0, r.msgid) if r.date else (True, 0, r.msgid))
+    out.sort(key=lambda r: (r.date is None, r.date.timestamp() if r.date else 0, r.msgid))
     return tuple(out)
 
 
@@ -180,10 +194,69 @@ def _mailbox(msgs: list[EmailMessage]):
             lmbx.add_message(msg)
         except Exception as exc:  # b4 raises many types on hostile mail; keep going, say what was skipped
             skipped.append(f"skipped a message b4 cannot use ({header(msg, 'Subject')[:60]!r}: {exc})")
+    _seed_patch_ids(lmbx)
     return lmbx, skipped
 
 
-def _series_for(msgs: list[EmailMessage], revision: int, source: str) -> Series | None:
+def _seed_patch_ids(lmbx) -> None:
+    """Give b4 every patch-id from one git process; b4 would start one per patch."""
+    todo = [m for m in lmbx.msgid_map.values()
+            if getattr(m, "_git_patch_id", "") is None and m.has_diff and m.body]
+    ids = patch_ids([m.body for m in todo]) if len(todo) > 1 else None
+    for lmsg, pid in zip(todo, ids or ()):
+        lmsg._git_patch_id = pid or ""  # "" = no patch-id: b4 must not run git again for it
+
+
+def _canonical_subject(raw: str) -> str | None:
+    """`[PATCH vN M/N] summary` when b4 would read the prefix differently from us (b4 does not split
+    `[PATCH nft,v2]`, `0/6,v3` or patchwork's `[net,v2,1/2]` at commas), else None."""
+    import b4
+
+    ours = parse_subject(raw)
+    if ours.reply:
+        return None
+    theirs = b4.LoreSubject(raw)
+    same_counter = ours.counter is None or (ours.counter, ours.expected) == (theirs.counter, theirs.expected)
+    if ours.revision == theirs.revision and same_counter and (theirs.patch or not ours.is_patch):
+        return None
+    words = ["PATCH"] + (["RFC"] if ours.rfc else []) + (["RESEND"] if ours.resend else [])
+    words += [f"v{ours.revision}"] if ours.revision_explicit else []
+    words += [f"{ours.counter}/{ours.expected}"] if ours.counter is not None else []
+    return f"[{' '.join(words)}] {ours.summary}"
+
+
+def _b4_view(msgs: list[EmailMessage]) -> tuple[list[EmailMessage], dict[str, str]]:
+    """The messages as b4 should see them, and {msgid: subject as written} for rewritten ones.
+    A rewritten message is a copy: the caller's message keeps its subject."""
+    out, originals = [], {}
+    for msg in msgs:
+        raw = header(msg, "Subject")
+        canonical = _canonical_subject(raw) if is_patch_mail(msg) else None
+        if canonical is None:
+            out.append(msg)
+            continue
+        clone = copy.copy(msg)
+        clone._headers = list(msg._headers)  # its own header list, so the original is untouched
+        clone.replace_header("Subject", canonical)
+        originals[message_id_of(msg) or ""] = raw
+        out.append(clone)
+    return out, originals
+
+
+def _reposts(msgs: list[EmailMessage]) -> tuple[Patch, ...]:
+    import b4
+
+    out = []
+    for msg in msgs:
+        try:
+            out.append(_patch(b4.LoreMessage(msg)))
+        except (ValueError, KeyError, AttributeError, LookupError, UnicodeError):
+            continue  # an unreadable old copy only means one comparison less
+    return tuple(out)
+
+
+def _series_for(msgs: list[EmailMessage], revision: int, source: str, *,
+                subjects: dict[str, str] | None = None, reposts: tuple[Patch, ...] = ()) -> Series | None:
     lmbx, skipped = _mailbox(msgs)
     try:
         lser = lmbx.get_series(revision=revision, codereview_trailers=False)
@@ -200,13 +273,13 @@ def _series_for(msgs: list[EmailMessage], revision: int, source: str) -> Series 
         cover_lmsg = lser.patches[0] if lser.patches and lser.patches[0] is not None else None
         patches_lmsg = [p for p in lser.patches[1:] if p is not None]
         expected = lser.expected
-    cover = _patch(cover_lmsg) if cover_lmsg is not None else None
-    patches = tuple(sorted((_patch(p) for p in patches_lmsg), key=lambda p: p.counter))
+    cover = _patch(cover_lmsg, subjects) if cover_lmsg is not None else None
+    patches = tuple(sorted((_patch(p, subjects) for p in patches_lmsg), key=lambda p: p.counter))
     received = {p.counter for p in patches}
     missing = tuple(i for i in range(1, (expected or 0) + 1) if i not in received)
     counts = Counter(
-        parse_subject(header(m, "Subject")).counter for m in msgs
-        if (s := parse_subject(header(m, "Subject"))).is_patch and not s.reply and s.revision == revision
+        s.counter for m in msgs
+        if is_patch_mail(m) and (s := parse_subject(header(m, "Subject"))).revision == revision
         and s.counter is not None)
     duplicates = tuple(sorted(c for c, n in counts.items() if n > 1))
     first = cover or (patches[0] if patches else None)
@@ -229,6 +302,7 @@ def _series_for(msgs: list[EmailMessage], revision: int, source: str) -> Series 
         prerequisites=prereqs,
         replies=_replies(lmbx, mails),
         trailer_mismatches=tuple(sorted(lser.trailer_mismatches)) if lser is not None else (),
+        reposts=reposts,
         source=source,
         notes=tuple(skipped),
     )
@@ -238,18 +312,24 @@ def build_series(msgs: list[EmailMessage], *, revision: int | None = None, sourc
     """The newest (or the asked-for) revision of the series in `msgs`, with earlier ones attached."""
     init_b4()
     msgs = [m for m in msgs if message_id_of(m)]
-    revisions = sorted({s.revision for m in msgs
-                        if (s := parse_subject(header(m, "Subject"))).is_patch and not s.reply})
+    msgs, older = split_reposts(msgs)
+    revisions = sorted({parse_subject(header(m, "Subject")).revision for m in msgs if is_patch_mail(m)})
     if not revisions:
         raise InputError(f"{source}: no patch mail in the thread")
     target = revision or revisions[-1]
     if target not in revisions:
         raise InputError(f"{source}: revision v{target} is not in the input (found: "
                          + ", ".join(f"v{r}" for r in revisions) + ")")
-    series = _series_for(msgs, target, source)
+    b4_msgs, subjects = _b4_view(msgs)
+
+    def series_for(r: int) -> Series | None:
+        reposts = _reposts(older.get(r, [])) if r == target else ()
+        return _series_for(b4_msgs, r, source, subjects=subjects, reposts=reposts)
+
+    series = series_for(target)
     if series is None:
         raise InputError(f"{source}: b4 found no usable patch series in the thread")
-    earlier = tuple(s for r in revisions if r < target if (s := _series_for(msgs, r, source)) is not None)
+    earlier = tuple(s for r in revisions if r < target if (s := series_for(r)) is not None)
     if earlier:
         series = Series(**{**series.__dict__, "earlier": earlier})
     return series

@@ -3,13 +3,16 @@
 A file may hold several threads (a list archive, several revisions each in its own thread).
 `--msgid` picks one; otherwise the thread with the newest patch is reviewed. Threads that carry
 earlier revisions of the same series (same summary and author, or same change-id) come along so
-the revision rules can compare them.
+the revision rules can compare them, and so do older postings of the same revision (a RESEND, or
+a repost without a version bump). `split_reposts` then sets those older copies apart, so b4 does
+not mistake a second copy of patch 2/3 for an extra patch.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from email.message import EmailMessage
 from email.utils import parsedate_to_datetime
 from datetime import datetime, timezone
@@ -19,6 +22,16 @@ from ..model.subject import normalized_summary, parse_subject
 from .files import header, message_id_of
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_DIFF_RE = re.compile(r"^(diff --git |Index: \S|--- \S.*\n\+\+\+ \S)", re.M)
+
+
+def is_patch_mail(msg: EmailMessage) -> bool:
+    """A patch or cover letter: a PATCH/RFC/PULL prefix, or (prefix missing or garbled, e.g.
+    patchwork's `[net,v2,1/2]`) a mail that is not a reply and carries a diff."""
+    s = parse_subject(header(msg, "Subject"))
+    if s.reply:
+        return False
+    return s.is_patch or bool(_DIFF_RE.search(_text(msg)))
 
 
 def msg_date(msg: EmailMessage) -> datetime | None:
@@ -42,14 +55,9 @@ def _ids(value: str) -> list[str]:
 class Thread:
     messages: list[EmailMessage]
 
-    @property
+    @cached_property
     def patch_mails(self) -> list[EmailMessage]:
-        out = []
-        for m in self.messages:
-            s = parse_subject(header(m, "Subject"))
-            if s.is_patch and not s.reply:
-                out.append(m)
-        return out
+        return [m for m in self.messages if is_patch_mail(m)]
 
     def newest_patch_date(self) -> datetime:
         dates = [msg_date(m) or _EPOCH for m in self.patch_mails]
@@ -125,10 +133,50 @@ def select_thread(msgs: list[EmailMessage], msgid: str | None, origin: str) -> l
         chosen = max(with_patches, key=Thread.newest_patch_date)
     ident = chosen.identity()
     newest = max(chosen.revisions(), default=1)
+    newest_date = chosen.newest_patch_date()
     selected = list(chosen.messages)
     for t in threads:
-        if t is chosen or not t.patch_mails:
+        if t is chosen or not t.patch_mails or not t.identity() & ident:
             continue
-        if t.identity() & ident and max(t.revisions(), default=1) < newest:
+        top = max(t.revisions(), default=1)
+        # Earlier revisions, and older postings of the reviewed one; never a newer posting.
+        if top < newest or (top == newest and t.newest_patch_date() < newest_date):
             selected = t.messages + selected
     return selected
+
+
+def _patch_key(msg: EmailMessage) -> tuple[int, int]:
+    s = parse_subject(header(msg, "Subject"))
+    return s.revision, s.counter if s.counter is not None else 1
+
+
+def split_reposts(msgs: list[EmailMessage]) -> tuple[list[EmailMessage], dict[int, list[EmailMessage]]]:
+    """(messages to build the series from, {revision: older copies of its mails, oldest first}).
+
+    Two mails with the same revision and counter are postings of one patch when they carry the
+    same summary or sit in different threads; the newest is kept. Same thread and different
+    summaries is a numbering mistake instead, left for b4 and the numbering rule to see.
+    """
+    root = {}
+    for i, t in enumerate(group_threads(msgs)):
+        for m in t.messages:
+            root[id(m)] = i
+    groups: dict[tuple[int, int], list[EmailMessage]] = {}
+    for m in msgs:
+        if is_patch_mail(m):
+            groups.setdefault(_patch_key(m), []).append(m)
+    older: dict[int, list[EmailMessage]] = {}
+    dropped: set[int] = set()
+    for (revision, _), copies in groups.items():
+        if len(copies) < 2:
+            continue
+        copies = sorted(copies, key=lambda m: msg_date(m) or _EPOCH)  # stable: file order on ties
+        newest = copies[-1]
+        summary = normalized_summary(parse_subject(header(newest, "Subject")))
+        for m in copies[:-1]:
+            if root[id(m)] != root[id(newest)] or normalized_summary(parse_subject(header(m, "Subject"))) == summary:
+                older.setdefault(revision, []).append(m)
+                dropped.add(id(m))
+    for revision in older:
+        older[revision].sort(key=lambda m: msg_date(m) or _EPOCH)
+    return [m for m in msgs if id(m) not in dropped], older
