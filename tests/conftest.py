@@ -22,6 +22,13 @@ def _hermetic(monkeypatch, tmp_path_factory):
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    # b4/liblore must never reach the internet from a test: b4's server is a dead loopback port
+    # unless a test names its own (--lore-url, or its own GIT_CONFIG_* entries).
+    monkeypatch.setenv("GIT_CONFIG_COUNT", "1")
+    monkeypatch.setenv("GIT_CONFIG_KEY_0", "b4.midmask")
+    monkeypatch.setenv("GIT_CONFIG_VALUE_0", "http://127.0.0.1:9/all/%s")
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.delenv("no_proxy", raising=False)
 
 
 class Result:
