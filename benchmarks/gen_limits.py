@@ -1,0 +1,64 @@
+"""Generators for the size-limit inputs of issue 7 (used by bench_limits.py)."""
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime, timedelta, timezone
+from email.utils import format_datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from mailfactory import DEFAULT_DIFF, Mail, cover_body, patch_body  # noqa: E402
+
+START = datetime(2026, 11, 2, 10, 0, tzinfo=timezone.utc)
+
+
+def _mail(subject: str, body: str, msgid: str, parent: str | None, i: int,
+          sender: str = "Jane Developer <jane@example.org>") -> str:
+    m = Mail(subject, body, sender=sender, in_reply_to=parent)
+    return "From mboxrd@z Thu Jan  1 00:00:00 1970\n" + m.render(msgid, START + timedelta(seconds=i)) + "\n"
+
+
+def deep_reply_chain(path: Path, depth: int) -> None:
+    """A one-patch series followed by `depth` replies, each answering the previous one."""
+    with path.open("w") as out:
+        out.write(_mail("[PATCH net] foo: fix bar", patch_body(), "p@example.org", None, 0))
+        parent = "p@example.org"
+        for i in range(1, depth + 1):
+            mid = f"r{i}@example.org"
+            out.write(_mail("Re: [PATCH net] foo: fix bar", f"> quoted\n\nReply {i}.\n", mid, parent, i,
+                            sender=f"R{i % 50} <r{i % 50}@example.net>"))
+            parent = mid
+
+
+def big_thread(path: Path, messages: int) -> None:
+    """A 10-patch series with replies spread over its patches, `messages` mails in all."""
+    with path.open("w") as out:
+        out.write(_mail("[PATCH net-next 00/10] foo: big", cover_body(), "c@example.org", None, 0))
+        for k in range(1, 11):
+            out.write(_mail(f"[PATCH net-next {k:02d}/10] foo: part {k}", patch_body(), f"p{k}@example.org",
+                            "c@example.org", k))
+        for i in range(messages - 11):
+            out.write(_mail("Re: foo", f"Reply {i}.\n\nReviewed-by: R{i % 7} <r{i % 7}@example.net>\n",
+                            f"x{i}@example.org", f"p{i % 10 + 1}@example.org", 20 + i,
+                            sender=f"R{i % 7} <r{i % 7}@example.net>"))
+
+
+def huge_patch(path: Path, megabytes: int) -> None:
+    """One patch whose diff adds `megabytes` MB of lines to a new file."""
+    line = "+\tstatic const int table_entry_value = 0x12345678; /* filler for size tests */\n"
+    n = megabytes * 1024 * 1024 // len(line)
+    diff = (f"diff --git a/drivers/net/big.c b/drivers/net/big.c\nnew file mode 100644\nindex 0000000..1111111\n"
+            f"--- /dev/null\n+++ b/drivers/net/big.c\n@@ -0,0 +1,{n} @@\n") + line * n
+    with path.open("w") as out:
+        out.write(_mail("[PATCH net-next] foo: add a big table", patch_body(diff=diff), "big@example.org", None, 0))
+
+
+def big_mbox(path: Path, megabytes: int) -> None:
+    """Many independent one-patch threads until the file reaches `megabytes` MB."""
+    target = megabytes * 1024 * 1024
+    i = 0
+    with path.open("w") as out:
+        while out.tell() < target:
+            out.write(_mail(f"[PATCH net] foo: fix bar number {i}", patch_body(), f"m{i}@example.org", None, i))
+            i += 1
