@@ -3,29 +3,64 @@
 
 git format-patch output carries no Message-ID; we synthesize stable ones (a hash of the mail) and
 thread the files the way git send-email does (every patch in reply to the first mail).
+A path that does not exist is an error, never created (b4's mailbox reader creates it).
 """
 
 from __future__ import annotations
 
 import email
+import email.parser
 import email.policy
 import gzip
 import hashlib
+import io
 import re
+import zlib
 from dataclasses import dataclass
 from email.message import EmailMessage
+from functools import lru_cache
 from pathlib import Path
 
 from ..errors import InputError
 
+
+@lru_cache(maxsize=16384)
+def _parsed_header(policy: "_MailPolicy", name: str, value: str):
+    return email.policy.EmailPolicy.header_fetch_parse(policy, name, value)
+
+
+class _MailPolicy(email.policy.EmailPolicy):
+    """EmailPolicy that parses each distinct header value once.
+
+    The email package re-parses a header on every access, and b4, the thread grouping and the
+    adapter read the same From/Subject/References many times: a third of a 50-patch review went
+    there. Header objects are immutable, so sharing them is safe; the message's source headers
+    are untouched, so serializing it is unchanged.
+    """
+
+    def header_fetch_parse(self, name, value):
+        if hasattr(value, "name"):
+            return value
+        return _parsed_header(self, name, value)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __eq__(self, other) -> bool:
+        return self is other
+
+
 # b4's own parsing policy: keep 8-bit bodies, never re-wrap headers.
-MAIL_POLICY = email.policy.EmailPolicy(utf8=True, cte_type="8bit", max_line_length=None,
-                                       message_factory=EmailMessage)
+MAIL_POLICY = _MailPolicy(utf8=True, cte_type="8bit", max_line_length=None, message_factory=EmailMessage)
 MAX_INPUT_BYTES = 256 * 1024 * 1024  # a limit, not a target: see README "Limits"
 
 _SEPARATOR_RE = re.compile(rb"^From (mboxrd@z|\S+ +\w{3} +\w{3} +\d{1,2} +\d{1,2}:\d{2}(:\d{2})? +\d{4}|\S+@\S+ .*\d{4}|\S+ .*\d{1,2}:\d{2}.*\d{4})")
 _FORMAT_PATCH_RE = re.compile(rb"^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001")
 _MBOXRD_QUOTE_RE = re.compile(rb"^>(>*From )", re.M)
+_FIELD_RE = re.compile(rb"^[!-9;-~]+:")  # a header line: field name and colon (RFC 5322)
+_PARSER_HEADER_RE = re.compile(rb"^(From |[!-9;-~]*:|[\t ])")  # what the email parser takes as a header
+_PLAIN_DIFF_RE = re.compile(rb"^(diff --git |diff -|--- \S.*\n\+\+\+ |Index: )", re.M)
+SYNTHETIC_DOMAIN = "format-patch.reviewtool.invalid"
 
 
 @dataclass(frozen=True)
@@ -35,8 +70,22 @@ class RawMail:
     format_patch: bool = False  # written by git format-patch (no Message-ID of its own)
 
 
+def _gunzip(data: bytes, path: Path) -> bytes:
+    """Decompress every gzip member, refusing output over the input limit (a gzip bomb)."""
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as fh:
+            out = fh.read(MAX_INPUT_BYTES + 1)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InputError(f"{path}: corrupt gzip data ({' '.join(str(exc).split()) or type(exc).__name__})") from exc
+    if len(out) > MAX_INPUT_BYTES:
+        raise InputError(f"{path}: decompresses to more than the input limit of {MAX_INPUT_BYTES} bytes")
+    return out
+
+
 def _read_bytes(path: Path) -> bytes:
     try:
+        if not path.is_file():
+            raise InputError(f"{path}: not a regular file")
         size = path.stat().st_size
         if size > MAX_INPUT_BYTES:
             raise InputError(f"{path}: {size} bytes is over the input limit of {MAX_INPUT_BYTES} bytes")
@@ -46,22 +95,27 @@ def _read_bytes(path: Path) -> bytes:
     except OSError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from exc
     if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, gzip.BadGzipFile) as exc:
-            raise InputError(f"{path}: corrupt gzip data ({exc})") from exc
+        data = _gunzip(data, path)
     return data
 
 
 def split_mbox(data: bytes, origin: str) -> list[RawMail]:
-    """Split mbox bytes on `From ` separator lines; undo mboxrd quoting when the file is mboxrd."""
+    """Split mbox bytes on `From ` separator lines. The first line is one. After it, a separator
+    follows a blank line and, like git mailsplit's, carries a date; when the file's own first
+    separator has none (`From nobody`, `From A`: Python's mailbox module writes those), a `From `
+    line followed by a header line is one too. Only an mboxrd file (public-inbox's `From mboxrd@z`
+    separator) gets its `>From ` lines unquoted: in mboxo and in git format-patch output a
+    `>From ` line is text."""
     lines = data.split(b"\n")
     mboxrd = lines[0].startswith(b"From mboxrd@z")
+    strict = bool(_SEPARATOR_RE.match(lines[0]))
     chunks: list[list[bytes]] = []
     seps: list[bytes] = []
     prev_blank = True
-    for line in lines:
-        if line.startswith(b"From ") and prev_blank and _SEPARATOR_RE.match(line):
+    for i, line in enumerate(lines):
+        if line.startswith(b"From ") and prev_blank and (
+                not chunks or _SEPARATOR_RE.match(line)
+                or not strict and i + 1 < len(lines) and _FIELD_RE.match(lines[i + 1])):
             chunks.append([])
             seps.append(line)
         elif chunks:
@@ -77,36 +131,63 @@ def split_mbox(data: bytes, origin: str) -> list[RawMail]:
     return mails
 
 
+def _directory_files(path: Path) -> list[Path]:
+    """A maildir's cur/ and new/, else the directory's visible regular files, in name order."""
+    try:
+        if all((path / d).is_dir() for d in ("cur", "new", "tmp")):
+            entries = [*(path / "cur").iterdir(), *(path / "new").iterdir()]
+        else:
+            entries = list(path.iterdir())
+    except PermissionError as exc:
+        raise InputError(f"{path}: permission denied") from exc
+    except OSError as exc:
+        raise InputError(f"{path}: cannot list the directory ({exc.strerror or exc})") from exc
+    return sorted(p for p in entries if not p.name.startswith(".") and p.is_file())
+
+
 def read_raw_mails(path: Path) -> list[RawMail]:
     """Every mail in `path`, in file order."""
     if not path.exists():
         raise InputError(f"{path}: no such file or directory")
-    if path.is_dir():
-        if all((path / d).is_dir() for d in ("cur", "new", "tmp")):
-            files = sorted([*(path / "cur").iterdir(), *(path / "new").iterdir()])
-        else:
-            files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
-        if not files:
-            raise InputError(f"{path}: the directory holds no mail files")
-        mails: list[RawMail] = []
-        for f in files:
+    if not path.is_dir():
+        return _mails_of_file(path)
+    files = _directory_files(path)
+    if not files:
+        raise InputError(f"{path}: the directory holds no mail files")
+    mails: list[RawMail] = []
+    first_error: InputError | None = None
+    for f in files:
+        try:
             mails.extend(_mails_of_file(f))
-        return mails
-    return _mails_of_file(path)
+        except InputError as exc:  # a stray non-mail file (a quilt `series`, a README) is skipped
+            first_error = first_error or exc
+    if not mails:
+        raise first_error or InputError(f"{path}: the directory holds no mail files")
+    return mails
 
 
 def _mails_of_file(path: Path) -> list[RawMail]:
     data = _read_bytes(path)
     if not data.strip():
         raise InputError(f"{path}: the file is empty")
-    if data.startswith(b"From ") and _SEPARATOR_RE.match(data.split(b"\n", 1)[0]):
+    data = data.lstrip(b"\r\n") if data[:1] in (b"\r", b"\n") else data
+    head = data[:4096].split(b"\n", 2)
+    if data.startswith(b"From ") and (_SEPARATOR_RE.match(head[0]) or len(head) > 1 and _FIELD_RE.match(head[1])):
         mails = split_mbox(data, str(path))
         if not mails:
             raise InputError(f"{path}: an mbox with no messages in it")
         return mails
     if b"\x00" in data[:4096] and not re.search(rb"^(Subject|From|Message-I[dD]):", data[:65536], re.M):
         raise InputError(f"{path}: not a mail file (binary data)")
+    if not _PARSER_HEADER_RE.match(data):  # the email parser would see no header at all
+        raise InputError(f"{path}: {_not_mail_reason(data)}")
     return [RawMail(data, str(path))]
+
+
+def _not_mail_reason(data: bytes) -> str:
+    if _PLAIN_DIFF_RE.search(data[:65536]):
+        return "a plain diff, not a mail (no headers): send it as `git format-patch` output"
+    return "not a mail file (it does not start with mail headers or an mbox `From ` line)"
 
 
 def message_id_of(msg: EmailMessage) -> str | None:
@@ -145,7 +226,7 @@ def parse_mails(raws: list[RawMail]) -> list[EmailMessage]:
         if not message_id_of(msg):
             digest = hashlib.sha256(raw.data).hexdigest()[:24]
             del msg["Message-ID"]
-            msg["Message-ID"] = f"<{digest}@format-patch.reviewtool.invalid>"
+            msg["Message-ID"] = f"<{digest}@{SYNTHETIC_DOMAIN}>"
             if raw.format_patch or _looks_like_patch(msg):
                 synthesized.append(msg)
         msgs.append(msg)
@@ -161,7 +242,6 @@ _STRUCTURED = ("Date", "From", "To", "Cc", "Message-ID", "In-Reply-To", "Referen
 def _quarantine_bad_headers(msg: EmailMessage) -> None:
     for name in _STRUCTURED:
         try:
-            msg.get_all(name)
             for value in msg.get_all(name) or ():
                 str(value)
         except Exception:
@@ -175,21 +255,38 @@ def _looks_like_patch(msg: EmailMessage) -> bool:
     return "[PATCH" in header(msg, "Subject").upper()
 
 
-def _counter(msg: EmailMessage) -> int:
-    m = re.search(r"\b(\d+)/\d+\]", header(msg, "Subject"))
-    return int(m.group(1)) if m else 1
+_PREFIX_RE = re.compile(r"^\s*\[([^\]]*)\]")
+
+
+def _position(msg: EmailMessage) -> tuple[str, int]:
+    """(the series a format-patch mail belongs to, its counter): `[PATCH v2 3/7]` -> ("v2/7", 3)."""
+    m = _PREFIX_RE.match(header(msg, "Subject"))
+    prefix = m.group(1) if m else ""
+    version = re.search(r"\bv(\d+)\b", prefix, re.I)
+    counter = re.search(r"\b(\d+)/(\d+)\b", prefix)
+    key = f"v{version.group(1) if version else 1}/{counter.group(2) if counter else 1}"
+    return key, int(counter.group(1)) if counter else 1
 
 
 def _thread_like_send_email(msgs: list[EmailMessage]) -> None:
-    if len(msgs) < 2:
-        return
-    msgs.sort(key=_counter)
-    root = header(msgs[0], "Message-ID")
-    for msg in msgs[1:]:
-        if not header(msg, "In-Reply-To"):
-            msg["In-Reply-To"] = root
-            msg["References"] = root
+    """git send-email (--thread, --no-chain-reply-to): every mail of a series answers its first.
+
+    A directory may hold several revisions (v1-*.patch, v2-*.patch): each is its own thread."""
+    series: dict[str, list[tuple[int, EmailMessage]]] = {}
+    for msg in msgs:
+        key, counter = _position(msg)
+        series.setdefault(key, []).append((counter, msg))
+    for members in series.values():
+        members.sort(key=lambda cm: cm[0])
+        root = header(members[0][1], "Message-ID")
+        for _, msg in members[1:]:
+            if not header(msg, "In-Reply-To"):
+                msg["In-Reply-To"] = root
+                msg["References"] = root
 
 
 def load_messages(path: Path) -> list[EmailMessage]:
-    return parse_mails(read_raw_mails(path))
+    msgs = parse_mails(read_raw_mails(path))
+    if not msgs:
+        raise InputError(f"{path}: no mail message could be read from it")
+    return msgs
