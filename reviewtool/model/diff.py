@@ -132,4 +132,5 @@ def parse_basement(text: str) -> Basement:
         problem = f"the diffstat announces {diffstat_files} changed file(s) but no diff follows"
     return Basement(notes=notes.strip("\n"), diffstat=stat_text.strip("\n"),
                     diff=Diff(files=files, has_diff=has_diff, has_diffstat=has_diffstat,
-                              diffstat_files=diffstat_files, problem=problem))
+                              diffstat_files=diffstat_files, problem=problem,
+                              text=diff_text if has_diff else ""))

@@ -71,6 +71,7 @@ class Diff:
     has_diffstat: bool = False
     diffstat_files: int = 0  # how many files the diffstat announces
     problem: str | None = None  # why the diff is unusable or corrupt
+    text: str = ""  # the diff as received (for git apply / patch-id), trailing base-commit lines removed
 
     @property
     def insertions(self) -> int:
@@ -120,6 +121,7 @@ class Patch:
     notes: str = ""  # text between '---' and the diffstat/diff (version log, comments)
     diff: Diff = field(default_factory=Diff)
     patch_id: str | None = None  # git patch-id --stable, when computed
+    commit: str | None = None  # full sha when the patch was read from a git commit (fixes-audit, lint)
 
     @property
     def is_cover(self) -> bool:
