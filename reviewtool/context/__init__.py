@@ -20,6 +20,7 @@ class Context:
     history: Any = None  # context.history.History when a repository is given
     calendar: Any = None  # context.calendar: release / merge-window dates
     maintainers: Any = None  # context.maintainers: MAINTAINERS sections and .mailmap
+    classification: Any = None  # context.classify.Classification: per-patch fix/development verdicts
     now: datetime | None = None
     unavailable: Mapping[str, str] = field(default_factory=dict)  # capability -> why it is missing
     options: Mapping[str, Any] = field(default_factory=dict)  # command-line settings rules may read
