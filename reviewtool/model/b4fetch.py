@@ -255,3 +255,37 @@ def b4_midmask() -> str | None:
     if not isinstance(value, str) or not value.strip() or value == b4.LOREADDR + "/all/%s":
         return None
     return value.strip()
+
+
+def search_mbox(base_url: str, query: str, *, timeout: float) -> bytes:
+    """The full threads of every message matching a public-inbox search (`reviewtool triage
+    --query`), as the server's mbox; b"" when nothing matches (public-inbox answers 404)."""
+    import liblore
+    import requests
+
+    from .b4adapter import init_b4
+
+    init_b4()
+    node = _node(base_url, timeout)
+    what = f"the search {query!r}"
+    deadline = time.monotonic() + timeout
+
+    def work() -> bytes:
+        return _retrying(lambda: node.get_mbox_by_query(query, full_threads=True, nocache=True), deadline)
+
+    try:
+        return _with_deadline(work, node, timeout, what, base_url) or b""
+    except liblore.RemoteError as exc:
+        if exc.status_code == 404:
+            return b""
+        raise _remote_error(exc, what, base_url, timeout) from exc
+    except requests.RequestException as exc:
+        if _is_timeout(exc):
+            raise FetchTimeout(f"{_host(base_url)}: no answer within {timeout:g} s for {what}") from exc
+        raise ServerUnreachable(f"{_host(base_url)}: the answer for {what} was cut off "
+                                f"({_cause_text(exc)})") from exc
+    except (EOFError, zlib.error, OSError) as exc:
+        raise BadResponse(f"{_host(base_url)}: the answer for {what} is not valid gzip "
+                          f"({' '.join(str(exc).split())[:80]})") from exc
+    finally:
+        node.close()
