@@ -52,8 +52,15 @@ def triage(
     profile: Optional[str] = typer.Option(None, "--profile", "-p", help="Force one profile for every series."),
     select: list[str] = typer.Option([], "--select", help="Only these rules or families."),
     ignore: list[str] = typer.Option([], "--ignore", help="Skip these rules or families."),
-    link_base: str = typer.Option(DEFAULT_LINK_BASE, "--link-base",
-                                  help="Archive address that thread links are made from (message-id appended)."),
+    lore_url: Optional[str] = typer.Option(None, "--lore-url", metavar="URL",
+                                           help="Archive server for --msgids and --query (as for `check`)."),
+    offline: bool = typer.Option(False, "--offline", help="--msgids from the cache only."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Fetch again even when a cached thread is fresh."),
+    cache_ttl: str = typer.Option("10m", "--cache-ttl", help="Reuse a fetched thread this long."),
+    timeout: str = typer.Option("30s", "--timeout", help="Give up on the server after this long."),
+    link_base: Optional[str] = typer.Option(None, "--link-base",
+                                            help="Archive address thread links are made from (message-id "
+                                                 "appended). Default: --lore-url, else lore.kernel.org/all."),
     report_url: Optional[str] = typer.Option(None, "--report-url",
                                              help="Where the HTML report is published (patchwork target_url)."),
     pw_context: str = typer.Option("reviewtool", "--pw-context", help="patchwork check context name."),
@@ -74,6 +81,9 @@ def triage(
     from ..triage.report import build_report, parse_now, patchwork_checks
     from ..triage.run import TriageOptions, run_groups, superseded_entries
 
+    from ..sources.lore import FetchOptions, parse_duration, server_base
+
+    show = sys.stderr.isatty() if progress is None else progress
     unknown = [s for s in status if s not in STATUSES]
     if unknown:
         raise InputError(f"--status {unknown[0]!r}: not a status (one of {', '.join(STATUSES)})")
@@ -88,18 +98,24 @@ def triage(
     if repo is not None and not repo.is_dir():
         raise InputError(f"--repo {repo}: no such directory")
     when = parse_now(now)
+    fetch = FetchOptions(lore_url=lore_url, cache_ttl_s=parse_duration(cache_ttl, "--cache-ttl"),
+                         no_cache=no_cache, offline=offline, timeout_s=parse_duration(timeout, "--timeout"),
+                         quiet=not show)
+    if link_base is None:
+        link_base = server_base(lore_url, "--lore-url") + "/" if lore_url else DEFAULT_LINK_BASE
     opts = TriageOptions(review=ReviewOptions(profile=profile, repo=repo, trees=trees, select=tuple(select),
                                               ignore=tuple(ignore), now=when),
                          now=when, stale_days=stale_days, jobs=jobs, link_base=link_base)
-    show = sys.stderr.isatty() if progress is None else progress
     with tempfile.TemporaryDirectory(prefix="reviewtool-triage-") as scratch:
         paths = [Path(s) for s in sources or ()]
         labels = [str(p) for p in paths]
+        notes: list[str] = []
         if msgids is not None:
-            paths.append(fetch_msgids(read_msgid_file(msgids), Path(scratch)))
+            fetched, notes = fetch_msgids(read_msgid_file(msgids), Path(scratch), fetch)
+            paths.append(fetched)
             labels.append(f"message-ids from {msgids}")
         if query is not None:
-            paths.append(search(query, Path(scratch)))
+            paths.append(search(query, Path(scratch), fetch))
             labels.append(f"search: {query}")
         grouping = group_archive(index_inputs(paths, Path(scratch)))
         if not grouping.messages:
@@ -110,7 +126,7 @@ def triage(
                 items.append(item)
         for g in grouping.series:
             items.extend(superseded_entries(g, opts))
-    report = build_report(items, grouping, opts, inputs=labels, order=sort.value, only=tuple(status))
+    report = build_report(items, grouping, opts, inputs=labels, order=sort.value, only=tuple(status), notes=notes)
     if fmt is Format.json:
         text = json.dumps(report, indent=2, ensure_ascii=False) + "\n"
     elif fmt is Format.patchwork:

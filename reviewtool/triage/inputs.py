@@ -7,27 +7,19 @@ local archive, so every input goes through the same streaming index (triage/inde
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Callable
 
 from ..errors import InputError
 
-_MSGID_LINE_RE = re.compile(r"^\s*(?:id:)?<?([^<>\s]+@[^<>\s]+?)>?\s*$")
-_URL_MSGID_RE = re.compile(r"^\s*https?://\S+?/([^/\s]+@[^/\s]+)(/.*)?$")
-
-
-@dataclass
-class Inputs:
-    paths: list[Path]
-    labels: list[str]  # what the user named, for the report
-    notes: list[str] = field(default_factory=list)
 
 
 def read_msgid_file(path: Path) -> list[str]:
-    """Message-ids, one a line: bare, <bracketed>, `id:` prefixed or as a list-archive URL.
-    Blank lines and `#` comments are skipped; anything else is an error naming the line."""
+    """Message-ids, one a line, in any form `reviewtool check` takes (bare, <bracketed>, `id:`,
+    archive URLs). Blank lines and `#` comments are skipped; anything else names its line."""
+    from ..sources.lore import parse_ref
+
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
@@ -36,14 +28,11 @@ def read_msgid_file(path: Path) -> list[str]:
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        m = _URL_MSGID_RE.match(line) or _MSGID_LINE_RE.match(line)
-        if not m:
+        ref = parse_ref(line.strip())
+        if ref is None:
             raise InputError(f"{path}:{n}: not a message-id: {line.strip()[:80]!r}")
-        from urllib.parse import unquote
-
-        mid = unquote(m.group(1))
-        if mid not in out:
-            out.append(mid)
+        if ref.msgid not in out:
+            out.append(ref.msgid)
     if not out:
         raise InputError(f"{path}: no message-ids in the file")
     return out
@@ -61,48 +50,50 @@ def write_mboxrd(msgs: list[EmailMessage], target: Path) -> Path:
     return target
 
 
-def _fetcher() -> Callable[[str], list[EmailMessage]]:
-    """The thread fetcher of sources/lore.py (the `check` fetch path), when this build has one."""
-    try:
-        from ..sources import lore
-    except ImportError as exc:
-        raise InputError("fetching by message-id is not available in this build") from exc
-    for name in ("fetch_thread_messages", "fetch_thread"):
-        fn = getattr(lore, name, None)
-        if fn is not None:
-            return fn
-    raise InputError("fetching by message-id is not available in this build")
+def _server(fetch):
+    from ..model.b4fetch import b4_midmask
+    from ..sources import lore
+
+    return lore.select_server(lore.MessageRef(""), fetch, lore.git_config_loreurl, b4_midmask)
 
 
-def fetch_msgids(msgids: list[str], scratch: Path, fetch: Callable[[str], list[EmailMessage]] | None = None,
-                 on_done: Callable[[str], None] | None = None) -> Path:
-    """Every thread named, into one mbox; a message already fetched with an earlier thread is
-    not fetched again."""
-    fetch = fetch or _fetcher()
+def fetch_msgids(msgids: list[str], scratch: Path, fetch, on_done: Callable[[str], None] | None = None
+                 ) -> tuple[Path, list[str]]:
+    """Every thread named, through `check`'s fetch path (server selection, cache, --offline), into
+    one mbox; a thread already fetched for an earlier message-id is not fetched again."""
+    from ..sources import lore
+    from ..sources.files import message_id_of
+    from ..sources.lorecache import ThreadCache
+
+    server = _server(fetch)
+    cache = ThreadCache()
     target = scratch / "fetched.mbox"
     target.touch()
     seen: set[str] = set()
-    from ..sources.files import message_id_of
-
+    notes: list[str] = []
     for mid in msgids:
         if mid in seen:
             continue
-        msgs = fetch(mid)
+        msgs, more = lore.load_thread(lore.MessageRef(mid), server, fetch, cache)
+        notes += more
         fresh = [m for m in msgs if (message_id_of(m) or "") not in seen]
         seen.update(message_id_of(m) or "" for m in msgs)
         write_mboxrd(fresh, target)
         if on_done:
             on_done(mid)
-    return target
+    return target, notes
 
 
-def search(query: str, scratch: Path) -> Path:
+def search(query: str, scratch: Path, fetch) -> Path:
     """The threads matching a public-inbox search on the configured server, as one mbox."""
-    try:
-        from ..model.b4adapter import search_threads
-    except ImportError as exc:
-        raise InputError("searching the archive server is not available in this build") from exc
-    msgs = search_threads(query)
-    if not msgs:
-        raise InputError(f"the search {query!r} found no messages")
-    return write_mboxrd(msgs, scratch / "search.mbox")
+    from ..model.b4fetch import search_mbox
+
+    if fetch.offline:
+        raise InputError("--query asks the archive server; it cannot be used with --offline")
+    server = _server(fetch)
+    data = search_mbox(server.base, query, timeout=fetch.timeout_s)
+    if not data.strip():
+        raise InputError(f"the search {query!r} found no messages on {server.base}")
+    target = scratch / "search.mbox"
+    target.write_bytes(data)
+    return target

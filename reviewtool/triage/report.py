@@ -43,7 +43,8 @@ def orphan_data(o: OrphanThread, opts: TriageOptions) -> dict[str, Any]:
 
 
 def build_report(items: Iterable[dict[str, Any]], grouping: Grouping, opts: TriageOptions, *,
-                 inputs: list[str], order: str = "status", only: tuple[str, ...] = ()) -> dict[str, Any]:
+                 inputs: list[str], order: str = "status", only: tuple[str, ...] = (),
+                 notes: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
     items = list(items)
     triaged = [i for i in items if i["status"] not in ("skipped", "superseded")]
     skipped = [{"msgid": i["msgid"], "subject": i["full_subject"], "url": i["url"], "reason": i["skip_reason"]}
@@ -71,6 +72,7 @@ def build_report(items: Iterable[dict[str, Any]], grouping: Grouping, opts: Tria
         "series": rows,
         "skipped": skipped,
         "orphans": [orphan_data(o, opts) for o in grouping.orphans],
+        "notes": list(notes),
     }
 
 
