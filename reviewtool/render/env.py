@@ -8,8 +8,6 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-import jinja2
-
 # CSI/OSC escape sequences and other C0/C1 controls (keep tab and newline).
 _ESCAPES_RE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)?|\x1b.?|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _MD_SPECIAL_RE = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
@@ -58,7 +56,9 @@ def _template_dir() -> Path:
 
 
 @lru_cache(maxsize=None)
-def environment(autoescape: bool = False) -> jinja2.Environment:
+def environment(autoescape: bool = False) -> "jinja2.Environment":
+    import jinja2  # only when a template is rendered: `--format json` never needs it
+
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_template_dir())), autoescape=autoescape,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined)
