@@ -22,6 +22,8 @@ def _hermetic(monkeypatch, tmp_path_factory):
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    # `check` reads the current directory's repository by default (--repo); tests start outside any.
+    monkeypatch.chdir(home)
     # b4/liblore must never reach the internet from a test: b4's server is a dead loopback port
     # unless a test names its own (--lore-url, or its own GIT_CONFIG_* entries).
     monkeypatch.setenv("GIT_CONFIG_COUNT", "1")

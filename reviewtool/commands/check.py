@@ -8,6 +8,7 @@ from typing import Optional
 
 import typer
 
+from ..context.history import repo_or_default, tree_overrides
 from ..render import render_review
 from ..render.output import emit
 from ..review import ReviewOptions, load_series, review_series
@@ -49,6 +50,12 @@ def check(
     timeout: float = typer.Option(30.0, "--timeout", min=0.1, metavar="SECONDS",
                                   help="Give up on the archive server after this long."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress messages on stderr."),
+    repo: Optional[Path] = typer.Option(None, "--repo", metavar="PATH",
+                                        help="Git repository for the history checks (Fixes targets, base-commit, "
+                                             "applying). Default: the current directory when it is one."),
+    tree: list[str] = typer.Option([], "--tree", metavar="NAME=REF",
+                                   help="The git ref tracking a tree, e.g. --tree net=net/main (repeatable; "
+                                        "default: git config reviewtool.tree.NAME, then the profile)."),
 ) -> int:
     """Review a patch series and print evidenced review notes.
 
@@ -56,7 +63,8 @@ def check(
     """
     options = ReviewOptions(msgid=_clean_msgid(msgid), revision=revision, profile=profile,
                             select=tuple(select), ignore=tuple(ignore),
-                            settings={"max_patches": max_patches})
+                            settings={"max_patches": max_patches},
+                            repo=repo_or_default(repo), trees=tree_overrides(tree))
     fetch = FetchOptions(lore_url=lore_url, latest=latest, cache_ttl_s=parse_duration(cache_ttl, "--cache-ttl"),
                          no_cache=no_cache, offline=offline, timeout_s=timeout, quiet=quiet)
     series = load_series(source, options, fetch)

@@ -208,8 +208,6 @@ class History:
         for name, entry in zip(names, entries):
             t = self._trees[name]
             sha = entry.sha if entry.status == "found" else None
-            if sha is None and "/" not in t.ref and not _HEX_RE.match(t.ref):
-                pass
             self._trees[name] = TreeRef(t.name, t.ref, t.source, sha, t.kind)
         self._head = entries[-1].sha if entries[-1].status == "found" else None
 
@@ -405,13 +403,28 @@ def _tag_of(name: str) -> str | None:
 
 def default_repo(cwd: Path | None = None) -> Path | None:
     """The current directory when it is inside a git repository (the --repo default), else None."""
-    from .gitbatch import GitRunner
-
     cwd = cwd or Path.cwd()
-    res = GitRunner(cwd).run(["rev-parse", "--is-inside-work-tree", "--is-bare-repository"], check=False)
-    if res.code != 0:
-        return None
-    return cwd
+    res = GitRunner(cwd).run(["rev-parse", "--git-dir"], check=False)
+    return cwd if res.code == 0 else None
+
+
+def repo_or_default(repo: Path | None) -> Path | None:
+    """--repo as given (checked when opened), else the current directory when it is a repository."""
+    return repo if repo is not None else default_repo()
+
+
+def tree_overrides(values: Iterable[str]) -> dict[str, str]:
+    """--tree NAME=REF options into {name: ref}; InputError on a malformed one."""
+    from ..errors import InputError
+
+    out: dict[str, str] = {}
+    for v in values:
+        name, sep, ref = v.partition("=")
+        name, ref = name.strip(), ref.strip()
+        if not sep or not name or not ref or " " in ref or ref.startswith("-"):
+            raise InputError(f"--tree {v!r}: expected NAME=REF, e.g. --tree net=refs/remotes/net/main")
+        out[name] = ref
+    return out
 
 
 def context_stage(series, options, fields: dict[str, Any]) -> None:
