@@ -89,18 +89,31 @@ def _head(ref: MailRef, head: bytes, change_id: bytes | None, whole: bytes | Non
                     synthesized=synthesized)
 
 
-def _scan_mbox(path: str, fh: BinaryIO) -> Iterator[MailHead]:
-    """Split on `From ` lines (files.split_mbox's rule: after a blank line, matching the separator
-    pattern), keeping only each mail's header block and change-id line."""
-    first = fh.readline()
-    mboxrd = first.startswith(b"From mboxrd@z")
-    pos = len(first)
-    start, fp = pos, bool(files._FORMAT_PATCH_RE.match(first))
+def _lines(fh: BinaryIO) -> Iterator[tuple[bytes, bytes | None]]:
+    """Each line with the one after it (None at the end): separators are recognised by both."""
+    prev = fh.readline()
+    if not prev:
+        return
+    for line in fh:
+        yield prev, line
+        prev = line
+    yield prev, None
+
+
+def _scan_mbox(path: str, fh: BinaryIO, start: int) -> Iterator[MailHead]:
+    """Split on `From ` lines by files.split_mbox's rule (the first line is a separator; after a
+    blank line, a `From ` line is one when it carries a date, or, in a file whose first separator
+    carries none, when a header line follows), keeping only each mail's header block and
+    change-id line. The mail's bytes stay in the file."""
+    fh.seek(start)
+    pos = start
+    strict = mboxrd = False
+    mail_start, fp = start, False
     head: list[bytes] = []
-    in_head, change_id, prev_blank = True, None, False
+    in_head, change_id, prev_blank, first = True, None, True, True
 
     def finish(end: int) -> MailHead | None:
-        ref = MailRef(path, start, end - start, True, mboxrd, fp)
+        ref = MailRef(path, mail_start, end - mail_start, True, mboxrd, fp)
         raw = b"".join(head)
         if not raw.strip():
             return None
@@ -110,12 +123,17 @@ def _scan_mbox(path: str, fh: BinaryIO) -> Iterator[MailHead]:
                 whole = raw_mail(ref, again).data
         return _head(ref, raw, change_id, whole)
 
-    for line in fh:
-        if line.startswith(b"From ") and prev_blank and files._SEPARATOR_RE.match(line):
-            if (m := finish(pos)) is not None:
+    for line, nxt in _lines(fh):
+        if first:
+            strict = bool(files._SEPARATOR_RE.match(line))
+            mboxrd = line.startswith(b"From mboxrd@z")
+        if line.startswith(b"From ") and prev_blank and (
+                first or files._SEPARATOR_RE.match(line)
+                or not strict and nxt is not None and files._FIELD_RE.match(nxt)):
+            if not first and (m := finish(pos)) is not None:
                 yield m
-            start, fp = pos + len(line), bool(files._FORMAT_PATCH_RE.match(line))
-            head, in_head, change_id = [], True, None
+            mail_start, fp = pos + len(line), bool(files._FORMAT_PATCH_RE.match(line))
+            head, in_head, change_id, first = [], True, None, False
         elif in_head:
             if line.strip(b"\r\n"):
                 head.append(line)
@@ -125,39 +143,43 @@ def _scan_mbox(path: str, fh: BinaryIO) -> Iterator[MailHead]:
             change_id = m2.group(1)
         pos += len(line)
         prev_blank = not line.strip(b"\r\n")
-    if (m := finish(pos)) is not None:
+    if not first and (m := finish(pos)) is not None:
         yield m
 
 
-def _single(path: str, data: bytes) -> MailHead | None:
+def _single(path: str, data: bytes, offset: int) -> MailHead | None:
     end = re.search(rb"\r?\n\r?\n", data)
     head = data[: end.start() + 1] if end else data
     m = re.search(rb"^change-id:[ \t]*(\S+)", data[end.end():] if end else b"", re.M | re.I)
-    cid = m.group(1) if m else None
-    return _head(MailRef(path, 0, len(data)), head, cid, data)
+    return _head(MailRef(path, offset, len(data)), head, m.group(1) if m else None, data)
 
 
 def index_file(path: Path) -> Iterator[MailHead]:
-    """Every mail of one file (mbox or single message), in file order."""
+    """Every mail of one file (mbox or single message), in file order; the file is recognised
+    as files._mails_of_file recognises it."""
     try:
         fh = open(path, "rb")
     except OSError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from exc
     with fh:
-        first = fh.read(4096)
-        if first[:2] == b"\x1f\x8b":
-            raise InputError(f"{path}: gzip must be unpacked first (index_inputs does that)")
-        if not first.strip():
+        probe = fh.read(65536)
+        if not probe.strip():
+            raise InputError(f"{path}: the file is empty")
+        skip = len(probe) - len(probe.lstrip(b"\r\n")) if probe[:1] in (b"\r", b"\n") else 0
+        data = probe[skip:]
+        head = data[:4096].split(b"\n", 2)
+        if data.startswith(b"From ") and (files._SEPARATOR_RE.match(head[0])
+                                          or len(head) > 1 and files._FIELD_RE.match(head[1])):
+            yield from _scan_mbox(str(path), fh, skip)
             return
-        firstline = first.split(b"\n", 1)[0]
-        fh.seek(0)
-        if firstline.startswith(b"From ") and files._SEPARATOR_RE.match(firstline):
-            yield from _scan_mbox(str(path), fh)
-            return
-        if b"\x00" in first and not re.search(rb"^(Subject|From|Message-I[dD]):", first, re.M):
-            return  # binary junk in a directory of mail: not a mail
-        data = fh.read()
-    if (m := _single(str(path), data)) is not None:
+        if b"\x00" in data[:4096] and not re.search(rb"^(Subject|From|Message-I[dD]):", data[:65536], re.M):
+            raise InputError(f"{path}: not a mail file (binary data)")
+        if not files._PARSER_HEADER_RE.match(data):
+            raise InputError(f"{path}: not a mail file (it does not start with mail headers or an mbox "
+                             "`From ` line)")
+        fh.seek(skip)
+        whole = fh.read()
+    if (m := _single(str(path), whole, skip)) is not None:
         yield m
 
 
@@ -193,8 +215,16 @@ def is_gzip(path: Path) -> bool:
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from exc
 
 
-def index_inputs(paths: list[Path], scratch: Path) -> Iterator[MailHead]:
-    """Every mail of every input, streaming; gzip files are unpacked into `scratch` first."""
+def index_inputs(paths: list[Path], scratch: Path, skipped: list[str] | None = None) -> Iterator[MailHead]:
+    """Every mail of every input, streaming; gzip files are unpacked into `scratch` first. In a
+    directory, a file that is not mail (a README, a quilt `series`) is skipped and named in
+    `skipped`; a file given by name must be mail."""
     for p in paths:
         for f in mail_files(p):
-            yield from index_file(unpack_gzip(f, scratch) if is_gzip(f) else f)
+            try:
+                yield from index_file(unpack_gzip(f, scratch) if is_gzip(f) else f)
+            except InputError as exc:
+                if f == p:
+                    raise
+                if skipped is not None:
+                    skipped.append(exc.one_line())
