@@ -52,10 +52,16 @@ def _node(base_url: str, timeout: float):
 
     from .. import __version__
 
-    node = liblore.LoreNode(base_url, cache_dir=None, request_timeout=(timeout, timeout),
+    node = liblore.LoreNode(base_url, cache_dir=None, request_timeout=_socket_timeout(timeout),
                             follow_upstream=False)
     node.set_user_agent("reviewtool", __version__)
     return node
+
+
+def _socket_timeout(timeout: float) -> tuple[float, float]:
+    """Connect and read timeouts a little inside the overall deadline, so that a silent server
+    is reported as a timeout by requests (which knows the cause) before the deadline hits."""
+    return (timeout * 0.9, timeout * 0.9)
 
 
 def _host(base_url: str) -> str:
@@ -120,7 +126,7 @@ def _with_deadline(work: Callable[[], T], node, timeout: float, what: str, base_
 
     worker = threading.Thread(target=run, name="reviewtool-fetch", daemon=True)
     worker.start()
-    worker.join(timeout + 1.0)  # requests' own timeout fires first and names the cause
+    worker.join(timeout)
     if worker.is_alive():
         node.cancel_active()  # closes the session so the helper's blocked read ends
         raise FetchTimeout(f"{_host(base_url)}: no complete answer within {timeout:g} s for {what} "
@@ -206,7 +212,7 @@ def _recording_node(base_url: str, timeout: float, outcome: SearchOutcome):
             outcome.answers.append(data)
             return data
 
-    node = RecordingNode(base_url, cache_dir=None, request_timeout=(timeout, timeout),
+    node = RecordingNode(base_url, cache_dir=None, request_timeout=_socket_timeout(timeout),
                          follow_upstream=False)
     node.set_user_agent("reviewtool", __version__)
     return node

@@ -212,7 +212,7 @@ def load_thread(ref: MessageRef, server: Server, options: FetchOptions,
                 return thread_messages(cached.data, ref.msgid, url), []
             except FetchError:
                 cache.drop(server.base, ref.msgid)  # unreadable entry: fetch anew
-    with _progress(f"Fetching <{ref.msgid}> from {server.base} …", options.quiet):
+    with _progress(f"Fetching <{ref.msgid}> from {urlsplit(server.base).netloc} …", options.quiet):
         data = fetch_thread_mbox(server.base, ref.msgid, timeout=options.timeout_s)
     msgs = thread_messages(data, ref.msgid, url)
     cache.put(server.base, ref.msgid, data)  # only now: the cache never holds a bad answer
@@ -229,7 +229,7 @@ def add_newer_revisions(msgs: list[EmailMessage], server: Server,
     """--latest: the thread plus newer revisions the server's search finds (b4's query)."""
     from ..model.b4fetch import search_newer_revisions
 
-    with _progress(f"Searching {server.base} for newer revisions …", options.quiet):
+    with _progress(f"Searching {urlsplit(server.base).netloc} for newer revisions …", options.quiet):
         wanted, outcome = search_newer_revisions(server.base, msgs, timeout=options.timeout_s)
     notes = [f"--latest: {failure}; reviewed the revision given" for failure in outcome.failures]
     added: dict[str, EmailMessage] = {}
