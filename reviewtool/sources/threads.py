@@ -130,7 +130,8 @@ def select_thread(msgs: list[EmailMessage], msgid: str | None, origin: str) -> l
         if not with_patches:
             subj = header(msgs[0], "Subject") or "(no subject)"
             raise InputError(f"{origin}: no patch in the input (first subject: {subj[:80]!r})")
-        chosen = max(with_patches, key=Thread.newest_patch_date)
+        # Equal dates are common: format-patch -v2 of rebased commits keeps their author dates.
+        chosen = max(with_patches, key=lambda t: (t.newest_patch_date(), max(t.revisions(), default=1)))
     ident = chosen.identity()
     newest = max(chosen.revisions(), default=1)
     newest_date = chosen.newest_patch_date()
