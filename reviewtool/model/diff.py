@@ -125,6 +125,8 @@ def parse_basement(text: str) -> Basement:
             problem = f"the diff does not parse: {' '.join(str(exc).split())[:160]}"
         if not files and problem is None:
             problem = "a diff header is present but no file change could be read from it"
+        if problem is None and has_diffstat and diffstat_files > len(files):  # a file's diff was lost
+            problem = f"the diffstat announces {diffstat_files} changed files but the diff carries {len(files)}"
         flagged = {f.path for f in files if f.unsafe_path}
         files += tuple(f for f in _unsafe_header_paths(diff_text) if f.path not in flagged
                        and not any(f.path in (g.path, g.old_path) for g in files))
