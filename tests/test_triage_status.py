@@ -1,0 +1,160 @@
+"""Every triage status, from one archive of hand-built netdev-style series (and real threads)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from conftest import CORPUS
+from mailfactory import Mail, patch_body, series_mails, thread, write
+
+NOW = "2026-11-05T12:00:00Z"
+T0 = datetime(2026, 11, 2, 10, tzinfo=timezone.utc)
+RULES = ("--select", "series", "--select", "signoff")  # keep the statuses independent of other families
+
+
+def series(name: str, n: int = 2, *, tree: str = "net-next", version: int = 1, cover: bool = True, **kw):
+    mails = series_mails(n, tree=tree, version=version, cover=cover,
+                         subjects={i: f"{name}: change {i}" for i in range(1, n + 1)}, **kw)
+    if cover:
+        mails[0].subject = mails[0].subject.replace("foo: fix two things", f"{name}: rework")
+    return mails
+
+
+def reply(subject: str, body: str, to: str, *, who: str = "Rita Reviewer <rita@example.org>",
+          msgid: str, when: datetime | None = None) -> Mail:
+    return Mail(subject, body, sender=who, in_reply_to=to, msgid=msgid, date=when)
+
+
+def cover_id(domain: str) -> str:
+    return f"20261102100000.1000-0-jane@{domain}"
+
+
+def patch_id(domain: str, i: int) -> str:
+    return f"20261102100000.{1000 + i}-{i}-jane@{domain}"
+
+
+def build_archive(tmp_path):
+    parts = []
+    # ready: complete, a Reviewed-by on the cover letter from someone else, no errors
+    ready = series("ready")
+    parts.append(thread(*ready, domain="ready.example", start=T0)
+                 + "\n" + thread(reply("Re: " + ready[0].subject, "Nice.\n\nReviewed-by: Rita Reviewer <rita@example.org>\n",
+                                       cover_id("ready.example"), msgid="r1@rita.example",
+                                       when=T0 + timedelta(hours=3)), domain="x"))
+    # needs-review: nobody answered
+    parts.append(thread(*series("quiet"), domain="quiet.example", start=T0))
+    # needs-revision by an error finding: no Signed-off-by
+    parts.append(thread(*series("nosob", 1, cover=False, bodies={1: patch_body(trailers="")}),
+                        domain="nosob.example", start=T0))
+    # needs-revision by a maintainer's `pw-bot: cr`, although patch 1 got a Reviewed-by
+    cr = series("asked")
+    parts.append(thread(*cr, domain="asked.example", start=T0)
+                 + "\n" + thread(reply("Re: " + cr[1].subject, "Reviewed-by: Rita Reviewer <rita@example.org>\n",
+                                       patch_id("asked.example", 1), msgid="r2@rita.example"),
+                                 reply("Re: " + cr[2].subject, "> x\n\nThis takes the lock twice.\n\npw-bot: cr\n",
+                                       patch_id("asked.example", 2), who="Mae Maintainer <mae@kernel.org>",
+                                       msgid="cr@mae.example"), domain="y", thread_to_first=False))
+    # incomplete: patch 2 of 3 never arrived
+    part = series("partial", 3)
+    parts.append(_without(thread(*part, domain="partial.example", start=T0), part[2].subject))
+    # stale: unreviewed, and no mail since September
+    parts.append(thread(*series("old"), domain="old.example", start=datetime(2026, 9, 1, tzinfo=timezone.utc)))
+    # superseded: v1 and v2 of one series; v2 is triaged
+    parts.append(thread(*series("twice"), domain="v1.example", start=T0 - timedelta(days=2)))
+    parts.append(thread(*series("twice", version=2), domain="v2.example", start=T0))
+    return write(tmp_path, "\n".join(parts))
+
+
+def _without(mbox: str, subject: str) -> str:
+    mails = mbox.split("From mboxrd@z Thu Jan  1 00:00:00 1970\n")
+    return "From mboxrd@z Thu Jan  1 00:00:00 1970\n".join(m for m in mails if f"Subject: {subject}\n" not in m)
+
+
+@pytest.fixture
+def report(tmp_path, cli):
+    res = cli("triage", build_archive(tmp_path), "--format", "json", "--now", NOW, *RULES)
+    assert res.code == 1, res.err  # the unsigned patch is an error finding
+    return res.json
+
+
+def status_of(report, name: str) -> dict:
+    (item,) = [i for i in report["series"] if f"{name}: " in i["full_subject"] and i["status"] != "superseded"]
+    return item
+
+
+def test_ready(report):
+    item = status_of(report, "ready")
+    assert item["status"] == "ready"
+    assert item["reviewers"] == ["Rita Reviewer <rita@example.org>"] and item["reviewed"] == [1, 2]
+    assert {"code": "apply-not-checked"} in item["reasons"]  # no --repo: said, not guessed
+
+
+def test_needs_review(report):
+    item = status_of(report, "quiet")
+    assert item["status"] == "needs-review"
+    assert any(r["code"] == "unreviewed" and r["missing"] == [1, 2] for r in item["reasons"])
+
+
+def test_needs_revision_for_error_findings(report):
+    item = status_of(report, "nosob")
+    assert item["status"] == "needs-revision"
+    assert any(r["code"] == "errors" and "signed-off-by-missing" in r["rules"] for r in item["reasons"])
+
+
+def test_needs_revision_when_a_reviewer_asks_for_changes(report):
+    item = status_of(report, "asked")
+    assert item["status"] == "needs-revision" and item["counts"]["errors"] == 0
+    asked = next(r for r in item["reasons"] if r["code"] == "changes-requested")
+    assert asked["by"] == "Mae Maintainer <mae@kernel.org>" and asked["evidence"] == "pw-bot: cr"
+    assert asked["msgid"] == "cr@mae.example" and asked["patch"] == 2
+
+
+def test_incomplete(report):
+    item = status_of(report, "partial")
+    assert item["status"] == "incomplete" and item["missing"] == [2]
+    assert {"code": "missing", "missing": [2], "expected": 3} in item["reasons"]
+
+
+def test_stale_keeps_what_it_was(report):
+    item = status_of(report, "old")
+    assert item["status"] == "stale" and item["was"] == "needs-review"
+    assert item["reasons"][0]["code"] == "stale" and item["reasons"][0]["days"] == 65
+
+
+def test_superseded(report):
+    (old,) = [i for i in report["series"] if i["status"] == "superseded"]
+    assert old["revision"] == 1 and old["superseded_by"]["revision"] == 2
+    assert status_of(report, "twice")["revision"] == 2
+
+
+def test_counts_cover_every_status(report):
+    assert report["counts"] == {"ready": 1, "needs-review": 2, "needs-revision": 2, "wrong-tree": 0,
+                                "incomplete": 1, "stale": 1, "superseded": 1}
+
+
+def test_stale_days_is_configurable(tmp_path, cli):
+    archive = build_archive(tmp_path)
+    res = cli("triage", archive, "--format", "json", "--now", NOW, "--stale-days", "100", *RULES)
+    assert status_of(res.json, "old")["status"] == "needs-review"
+    res = cli("triage", archive, "--format", "json", "--now", "2026-12-31", "--stale-days", "30", *RULES)
+    assert status_of(res.json, "ready")["status"] == "ready"  # ready stays ready: it can be applied
+    assert status_of(res.json, "quiet")["status"] == "stale"
+
+
+def test_author_answering_changes_requested_is_not_a_request(tmp_path, cli):
+    mails = series("self", 1, cover=False)
+    text = thread(*mails, domain="self.example", start=T0) + "\n" + thread(
+        reply("Re: " + mails[0].subject, "changes requested: none, this is the final form\n",
+              cover_id("self.example"), who="Jane Developer <jane@example.org>",
+              msgid="self@jane.example"), domain="z")
+    res = cli("triage", write(tmp_path, text), "--format", "json", "--now", NOW, *RULES)
+    assert res.json["series"][0]["status"] == "needs-review"
+
+
+def test_real_thread_with_reviews_is_ready(cli):
+    res = cli("triage", CORPUS / "netfilter-devel" / "nf-socket-icmp6-use-after-scope.mbox", "--format", "json",
+              "--now", "2021-09-05", *RULES)
+    (item,) = res.json["series"]
+    assert item["status"] == "ready" and "Florian Westphal <fw@strlen.de>" in item["reviewers"]
