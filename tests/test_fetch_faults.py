@@ -46,6 +46,16 @@ class FaultServer:
                 fault = self.path.strip("/").split("/")[0]
                 getattr(self, f"fault_{fault.replace('-', '_')}")()
 
+            def do_POST(self) -> None:  # searches: only the searchfail fault gets any
+                server.requests.append(f"POST {self.path}")
+                self.reply(501, b"Search is not available\n", "text/plain")
+
+            def fault_searchfail(self) -> None:  # the thread is fine, the search is not (-L basic)
+                self.reply(200, gzip.compress(THREAD))
+
+            def fault_empty(self) -> None:
+                self.reply(200, gzip.compress(b""))
+
             def reply(self, status: int, body: bytes, ctype: str = "application/gzip") -> None:
                 self.send_response(status)
                 self.send_header("Content-Type", ctype)
@@ -167,6 +177,19 @@ def test_gzip_that_is_not_an_mbox(cli, tmp_path, faults):
 def test_answer_without_the_message_asked_for(cli, tmp_path, faults):
     err = fetch_fails(cli, tmp_path, faults.url("otherthread"))
     assert f"does not hold <{MSGID}>" in err
+
+
+def test_empty_answer(cli, tmp_path, faults):
+    assert "the server sent an empty thread" in fetch_fails(cli, tmp_path, faults.url("empty"))
+
+
+def test_latest_when_the_search_fails_reviews_the_given_revision_and_says_why(cli, faults):
+    res = cli("check", MSGID, "--lore-url", faults.url("searchfail"), "--latest", "--format", "json")
+    assert res.code in (0, 1), res.err
+    assert res.json["series"]["msgid"] == MSGID
+    [note] = [n for n in res.json["summary"]["notes"] if n.startswith("--latest")]
+    assert "HTTP 501 for the revision search" in note and note.endswith("reviewed the revision given")
+    assert any(r.startswith("POST /searchfail/?x=m") for r in faults.requests)
 
 
 def test_connection_refused(cli, tmp_path):

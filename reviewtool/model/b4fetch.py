@@ -103,7 +103,9 @@ def _remote_error(exc, what: str, base_url: str, timeout: float) -> FetchError:
     if status == 404:
         return ThreadNotFound(f"{what}: not found on {base_url} (HTTP 404)")
     if status is not None and status >= 500:
-        return ServerError(f"{host}: server error HTTP {status} for {what} after {ATTEMPTS} attempts; "
+        attempts = getattr(exc, "attempts", 1)
+        tries = f" after {attempts} attempts" if attempts > 1 else ""
+        return ServerError(f"{host}: server error HTTP {status} for {what}{tries}; "
                            "try again later or use another server (--lore-url)")
     if status is not None:
         return ServerError(f"{host}: unexpected HTTP {status} for {what}")
@@ -147,6 +149,7 @@ def _retrying(call: Callable[[], T], deadline: float) -> T:
             pause = BACKOFF_S * attempt
             if (exc.status_code not in RETRIED_STATUS or attempt == ATTEMPTS
                     or time.monotonic() + pause >= deadline):
+                exc.attempts = attempt  # for the message
                 raise
             time.sleep(pause)
     raise AssertionError("unreachable")

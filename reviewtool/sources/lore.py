@@ -157,6 +157,8 @@ def message_url(server: str, msgid: str) -> str:
 def thread_messages(data: bytes, msgid: str, origin: str) -> list[EmailMessage]:
     """The server's mbox as parsed mail, checked: an mbox, holding the message asked for.
     Duplicates (one mail archived in several lists of /all/) are kept once."""
+    if not data.strip():
+        raise FetchError(f"{origin}: the server sent an empty thread")
     if not data.lstrip().startswith(b"From "):
         start = " ".join(data[:40].decode("utf-8", "replace").split())
         raise FetchError(f"{origin}: the answer is not an mbox (it starts with {start!r})")
