@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 need_apt=""
 command -v git >/dev/null 2>&1 || need_apt="$need_apt git"
 command -v public-inbox-httpd >/dev/null 2>&1 || need_apt="$need_apt public-inbox"
+# the triage HTML report is tested in a real headless browser (tests/test_triage_html.py)
+command -v chromium >/dev/null 2>&1 || need_apt="$need_apt chromium"
+command -v chromedriver >/dev/null 2>&1 || need_apt="$need_apt chromium-driver"
 if [ -n "$need_apt" ]; then
     if [ "$(id -u)" = 0 ]; then
         apt-get update -qq
