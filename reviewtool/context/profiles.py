@@ -1,11 +1,17 @@
 """Profiles: a target project's trees and policies as data (TOML), never as `if` chains.
 
 Shipped profiles live in reviewtool/profiles/*.toml. A repository may add or override profiles
-in `.reviewtool.toml` (same schema, under `[profiles.NAME]`).
+in `.reviewtool.toml` (same schema, under `[profiles.NAME]`, optionally `extends = "netdev"`) and
+name its default with a top-level `profile = "NAME"` or `git config reviewtool.profile NAME`.
+
+Selection order: `--profile`, a subject tag naming one of a profile's trees (exact token:
+`bpf-next/net` is not `net`), the repository's default, the first list address in To/Cc that a
+profile claims, and finally `generic`.
 """
 
 from __future__ import annotations
 
+import subprocess
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -14,6 +20,8 @@ from typing import Any, Iterable
 
 from ..errors import ConfigError
 
+TREE_KINDS = ("fixes", "development")
+
 
 @dataclass(frozen=True)
 class TreeSpec:
@@ -21,6 +29,7 @@ class TreeSpec:
     kind: str  # "fixes" or "development"
     ref: str | None = None  # git ref that tracks this tree in a local repository
     pair: str | None = None  # the development tree for a fixes tree and vice versa
+    closed_in_merge_window: bool = False  # takes no new work between vX.Y and vX.(Y+1)-rc1
 
 
 @dataclass(frozen=True)
@@ -31,9 +40,13 @@ class Profile:
     trees: tuple[TreeSpec, ...] = ()
     paths: tuple[str, ...] = ()  # path prefixes the project owns (tree tag expected)
     excluded_paths: tuple[str, ...] = ()
+    test_paths: tuple[str, ...] = ()  # where tests live (test-only patches)
+    docs_paths: tuple[str, ...] = ()  # documentation-only prefixes (and MAINTAINERS-like files)
+    untagged_prefixes: tuple[str, ...] = ()  # subject summaries exempt from a tree tag ("can: ")
     severity: dict[str, str] = field(default_factory=dict)  # rule name -> severity override
     disabled: tuple[str, ...] = ()  # rules this project does not want
     settings: dict[str, Any] = field(default_factory=dict)  # max_patches, cover_letter_min, ...
+    origin: str = ""  # where the profile was defined (shipped file or repository config)
 
     def tree(self, tag: str | None) -> TreeSpec | None:
         for t in self.trees:
@@ -49,25 +62,69 @@ class Profile:
                 return spec
         return None
 
+    def tree_for(self, kind: str, declared: TreeSpec | None = None) -> TreeSpec | None:
+        """The tree of `kind` that goes with the declared one: itself, its pair, else the first."""
+        if declared is not None:
+            if declared.kind == kind:
+                return declared
+            paired = self.tree(declared.pair)
+            if paired is not None and paired.kind == kind:
+                return paired
+        return next((t for t in self.trees if t.kind == kind), None)
+
+    def owns(self, path: str) -> bool:
+        """A path the project maintains (a tree tag is expected on patches touching it)."""
+        if any(path.startswith(p) for p in self.excluded_paths):
+            return False
+        return any(path.startswith(p) for p in self.paths)
+
+    def is_test_path(self, path: str) -> bool:
+        return any(path.startswith(p) for p in self.test_paths)
+
+    def is_docs_path(self, path: str) -> bool:
+        return any(path == p or path.startswith(p) for p in self.docs_paths)
+
+
+def _str_list(data: dict[str, Any], key: str, origin: str, name: str) -> tuple[str, ...]:
+    value = data.get(key, ())
+    if isinstance(value, str) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{origin}: profile {name!r}: {key} must be a list of strings")
+    return tuple(value)
+
+
+def _tree(t: dict[str, Any], origin: str) -> TreeSpec:
+    spec = TreeSpec(name=t["name"], kind=t.get("kind", "development"), ref=t.get("ref"), pair=t.get("pair"),
+                    closed_in_merge_window=bool(t.get("closed_in_merge_window", False)))
+    if spec.kind not in TREE_KINDS:
+        raise ConfigError(f"{origin}: tree {spec.name!r} has kind {spec.kind!r} (fixes or development)")
+    return spec
+
 
 def _profile(name: str, data: dict[str, Any], origin: str) -> Profile:
     try:
-        trees = tuple(TreeSpec(name=t["name"], kind=t.get("kind", "development"), ref=t.get("ref"),
-                               pair=t.get("pair")) for t in data.get("trees", ()))
+        trees = tuple(_tree(t, origin) for t in data.get("trees", ()))
+        names = [t.name for t in trees]
         for t in trees:
-            if t.kind not in ("fixes", "development"):
-                raise ConfigError(f"{origin}: tree {t.name!r} has kind {t.kind!r} (fixes or development)")
+            if t.pair and t.pair not in names:
+                raise ConfigError(f"{origin}: tree {t.name!r} pairs with unknown tree {t.pair!r}")
         rules = data.get("rules", {})
+        settings = data.get("settings", {})
+        if not isinstance(settings, dict) or not isinstance(rules, dict):
+            raise ConfigError(f"{origin}: profile {name!r}: [settings] and [rules] must be tables")
         return Profile(
             name=name,
             description=data.get("description", ""),
-            lists=tuple(a.lower() for a in data.get("lists", ())),
+            lists=tuple(a.lower() for a in _str_list(data, "lists", origin, name)),
             trees=trees,
-            paths=tuple(data.get("paths", ())),
-            excluded_paths=tuple(data.get("excluded_paths", ())),
-            severity=dict(rules.get("severity", {})),
-            disabled=tuple(rules.get("disable", ())),
-            settings=dict(data.get("settings", {})),
+            paths=_str_list(data, "paths", origin, name),
+            excluded_paths=_str_list(data, "excluded_paths", origin, name),
+            test_paths=_str_list(data, "test_paths", origin, name),
+            docs_paths=_str_list(data, "docs_paths", origin, name),
+            untagged_prefixes=_str_list(data, "untagged_prefixes", origin, name),
+            severity={k: str(v) for k, v in rules.get("severity", {}).items()},
+            disabled=_str_list(rules, "disable", origin, name),
+            settings=dict(settings),
+            origin=origin,
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ConfigError(f"{origin}: profile {name!r} is malformed ({exc})") from exc
@@ -78,37 +135,70 @@ def shipped_profiles() -> dict[str, Profile]:
     for entry in sorted(resources.files("reviewtool.profiles").iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".toml"):
             data = tomllib.loads(entry.read_text(encoding="utf-8"))
-            out[data.get("name", entry.name[:-5])] = _profile(data.get("name", entry.name[:-5]), data, entry.name)
+            name = data.get("name", entry.name[:-5])
+            out[name] = _profile(name, data, entry.name)
     return out
+
+
+def _repo_config(repo: Path) -> dict[str, Any]:
+    cfg = repo / ".reviewtool.toml"
+    if not cfg.is_file():
+        return {}
+    try:
+        return tomllib.loads(cfg.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{cfg}: {exc}") from exc
 
 
 def load_profiles(repo: Path | None = None) -> dict[str, Profile]:
     """Shipped profiles, then the repository's `.reviewtool.toml` `[profiles.NAME]` tables."""
     profiles = shipped_profiles()
     if repo is not None:
-        cfg = repo / ".reviewtool.toml"
-        if cfg.is_file():
-            try:
-                data = tomllib.loads(cfg.read_text(encoding="utf-8"))
-            except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-                raise ConfigError(f"{cfg}: {exc}") from exc
-            for name, table in data.get("profiles", {}).items():
-                base = profiles.get(table.get("extends", name))
-                merged = _merge(_as_data(base), table) if base else table
-                profiles[name] = _profile(name, merged, str(cfg))
+        origin = str(repo / ".reviewtool.toml")
+        for name, table in _repo_config(repo).get("profiles", {}).items():
+            if not isinstance(table, dict):
+                raise ConfigError(f"{origin}: [profiles.{name}] must be a table")
+            parent = table.get("extends", name)
+            base = profiles.get(parent)
+            if "extends" in table and base is None:
+                raise ConfigError(f"{origin}: profile {name!r} extends unknown profile {parent!r}")
+            merged = _merge(_as_data(base), table) if base else table
+            profiles[name] = _profile(name, merged, origin)
     return profiles
+
+
+def repo_default_profile(repo: Path | None) -> tuple[str, str] | None:
+    """(name, where it was set) from `git config reviewtool.profile`, else `.reviewtool.toml`."""
+    if repo is None:
+        return None
+    try:
+        out = subprocess.run(["git", "-C", str(repo), "config", "--get", "reviewtool.profile"],
+                             capture_output=True, text=True, timeout=30, check=False)
+        if out.returncode == 0 and out.stdout.strip():
+            return out.stdout.strip(), "git config reviewtool.profile"
+    except (OSError, subprocess.SubprocessError):
+        pass
+    value = _repo_config(repo).get("profile")
+    if isinstance(value, str) and value:
+        return value, ".reviewtool.toml profile"
+    return None
 
 
 def _as_data(p: Profile) -> dict[str, Any]:
     return {"description": p.description, "lists": list(p.lists),
-            "trees": [{"name": t.name, "kind": t.kind, "ref": t.ref, "pair": t.pair} for t in p.trees],
+            "trees": [{"name": t.name, "kind": t.kind, "ref": t.ref, "pair": t.pair,
+                       "closed_in_merge_window": t.closed_in_merge_window} for t in p.trees],
             "paths": list(p.paths), "excluded_paths": list(p.excluded_paths),
+            "test_paths": list(p.test_paths), "docs_paths": list(p.docs_paths),
+            "untagged_prefixes": list(p.untagged_prefixes),
             "rules": {"severity": dict(p.severity), "disable": list(p.disabled)}, "settings": dict(p.settings)}
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     out = dict(base)
     for k, v in over.items():
+        if k == "extends":
+            continue
         if isinstance(v, dict) and isinstance(out.get(k), dict):
             out[k] = _merge(out[k], v)
         else:
@@ -116,9 +206,16 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _addresses(recipients: Iterable[str]) -> list[str]:
+    """Bare lower-case addresses in the order they were written (To before Cc)."""
+    from email.utils import getaddresses
+
+    return [addr.lower() for _, addr in getaddresses(list(recipients)) if addr]
+
+
 def select_profile(profiles: dict[str, Profile], *, name: str | None, tags: Iterable[str],
-                   recipients: Iterable[str]) -> tuple[Profile, str]:
-    """(profile, why it was chosen): --profile, else a subject tree tag, else a list address."""
+                   recipients: Iterable[str], repo: Path | None = None) -> tuple[Profile, str]:
+    """(profile, why it was chosen); see the module docstring for the order."""
     if name:
         if name not in profiles:
             raise ConfigError(f"unknown profile {name!r} (known: {', '.join(sorted(profiles))})")
@@ -128,9 +225,14 @@ def select_profile(profiles: dict[str, Profile], *, name: str | None, tags: Iter
         spec = p.declared_tree(tags)
         if spec:
             return p, f"subject tag [{spec.name}]"
-    rcpt = " ".join(recipients).lower()
-    for p in profiles.values():
-        for lst in p.lists:
-            if lst in rcpt:
-                return p, f"sent to {lst}"
+    default = repo_default_profile(repo)
+    if default is not None:
+        if default[0] not in profiles:
+            raise ConfigError(f"{default[1]} names unknown profile {default[0]!r} "
+                              f"(known: {', '.join(sorted(profiles))})")
+        return profiles[default[0]], f"repository default ({default[1]})"
+    for addr in _addresses(recipients):
+        for p in profiles.values():
+            if addr in p.lists:
+                return p, f"sent to {addr}"
     return profiles["generic"], "no tree tag or known list: generic rules"
