@@ -1,0 +1,232 @@
+"""Release calendar: was the merge window open at a given moment?
+
+The merge window for vX.(Y+1) runs from the final vX.Y tag to the vX.(Y+1)-rc1 tag; development
+trees that follow it (net-next, bpf-next, ...) are closed meanwhile. Dates come from the shipped
+table reviewtool/data/kernel-releases.tsv (UTC days; a trailing `?` marks a day not confirmed),
+refreshed and extended by the mainline tags of `--repo` when it has them.
+
+A day-precision boundary is uncertain by its whole day (±1 day when marked `?`): a moment on it
+answers "uncertain". After the last known boundary the answer is "unknown", never a guess.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, timezone
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+STAGE_ORDER = 20
+
+_TAG_RE = re.compile(r"^v(\d+)\.(\d+)(-rc1(?:-dontuse)?)?$")
+_AGREE_DAYS = 2  # repository tags must agree with the table this closely to be trusted
+
+
+@dataclass(frozen=True, order=True)
+class Version:
+    major: int
+    minor: int
+
+    def __str__(self) -> str:
+        return f"{self.major}.{self.minor}"
+
+    @staticmethod
+    def parse(text: str) -> "Version":
+        major, minor = text.strip().split(".")
+        return Version(int(major), int(minor))
+
+
+@dataclass(frozen=True)
+class Boundary:
+    """A release or -rc1 tag: the moment lies in [earliest, latest)."""
+
+    version: Version
+    kind: str  # "release" (opens the next window) or "rc1" (closes this version's window)
+    earliest: datetime
+    latest: datetime
+    source: str  # "table" or "tag"
+
+    @property
+    def tag(self) -> str:
+        return f"v{self.version}" + ("-rc1" if self.kind == "rc1" else "")
+
+    @property
+    def day(self) -> str:
+        if self.source == "tag":
+            return self.earliest.strftime("%Y-%m-%d %H:%M UTC")
+        return (self.earliest + (self.latest - self.earliest) / 2).strftime("%Y-%m-%d")
+
+
+@dataclass(frozen=True)
+class WindowState:
+    """The answer for one moment. status: closed | open | uncertain | unknown."""
+
+    status: str
+    when: datetime
+    opened_by: Boundary | None = None  # the boundary before `when`
+    closes_at: Boundary | None = None  # the boundary after `when`
+    why: str = ""
+
+    @property
+    def window_version(self) -> str | None:
+        """The release whose merge window this is (vX.(Y+1) for a window opened by vX.Y)."""
+        if self.closes_at is not None and self.closes_at.kind == "rc1":
+            return str(self.closes_at.version)
+        if self.opened_by is not None and self.opened_by.kind == "rc1":
+            return str(self.opened_by.version)
+        return None
+
+
+def _day_span(day: date, unsure: bool) -> tuple[datetime, datetime]:
+    start = datetime(day.year, day.month, day.day, tzinfo=timezone.utc)
+    if unsure:
+        return start - timedelta(days=1), start + timedelta(days=2)
+    return start, start + timedelta(days=1)
+
+
+def parse_table(text: str) -> list[Boundary]:
+    """Rows `version release_date rc1_date source`; empty fields are unknown dates."""
+    out: list[Boundary] = []
+    for line in text.splitlines()[1:]:
+        cols = line.split("\t")
+        if len(cols) < 3 or not cols[0].strip():
+            continue
+        version = Version.parse(cols[0])
+        for kind, raw in (("rc1", cols[2]), ("release", cols[1])):
+            raw = raw.strip()
+            if not raw:
+                continue
+            unsure = raw.endswith("?")
+            earliest, latest = _day_span(date.fromisoformat(raw.rstrip("?")), unsure)
+            out.append(Boundary(version, kind, earliest, latest, "table"))
+    return out
+
+
+def shipped_table() -> list[Boundary]:
+    text = resources.files("reviewtool.data").joinpath("kernel-releases.tsv").read_text(encoding="utf-8")
+    return parse_table(text)
+
+
+def tag_boundaries(lines: list[str]) -> list[Boundary]:
+    """`<tag> <ISO date>` lines (git for-each-ref output) -> boundaries for vX.Y and vX.Y-rc1."""
+    out = []
+    for line in lines:
+        parts = line.split()
+        if len(parts) < 2:
+            continue
+        m = _TAG_RE.match(parts[0])
+        if not m:
+            continue
+        try:
+            when = datetime.fromisoformat(parts[1]).astimezone(timezone.utc)
+        except ValueError:
+            continue
+        out.append(Boundary(Version(int(m.group(1)), int(m.group(2))), "rc1" if m.group(3) else "release",
+                            when, when, "tag"))
+    return out
+
+
+def merge_boundaries(table: list[Boundary], tags: list[Boundary]) -> tuple[list[Boundary], str | None]:
+    """The table refreshed by the tags, or the table alone (and why) when the tags disagree with it.
+
+    A repository whose vX.Y tags are not the kernel's (another project, rewritten tags) must not
+    move the calendar: tags are trusted only when at least one overlaps the table and all
+    overlapping ones agree within _AGREE_DAYS."""
+    if not tags:
+        return table, None
+    known = {(b.version, b.kind): b for b in table}
+    overlap = [(t, known[(t.version, t.kind)]) for t in tags if (t.version, t.kind) in known]
+    if not overlap:
+        return table, "the repository's vX.Y tags do not overlap the release table; using the table"
+    slack = timedelta(days=_AGREE_DAYS)
+    bad = [t for t, row in overlap if not (row.earliest - slack <= t.earliest <= row.latest + slack)]
+    if bad:
+        return table, (f"the repository's tag {bad[0].tag} ({bad[0].day}) disagrees with the release table; "
+                       "using the table")
+    merged = dict(known)
+    for t in tags:
+        merged[(t.version, t.kind)] = t
+    return list(merged.values()), None
+
+
+@dataclass(frozen=True)
+class Calendar:
+    boundaries: tuple[Boundary, ...]  # chronological
+    source: str  # "shipped table" or "shipped table + tags of <repo>"
+
+    @staticmethod
+    def build(boundaries: list[Boundary], source: str) -> "Calendar":
+        order = {"rc1": 0, "release": 1}
+        return Calendar(tuple(sorted(boundaries, key=lambda b: (b.version, order[b.kind]))), source)
+
+    @property
+    def last(self) -> Boundary | None:
+        return self.boundaries[-1] if self.boundaries else None
+
+    def state_at(self, when: datetime) -> WindowState:
+        """closed: between a release and the next -rc1; open: between an -rc1 and its release."""
+        when = when.astimezone(timezone.utc) if when.tzinfo else when.replace(tzinfo=timezone.utc)
+        before = [b for b in self.boundaries if b.earliest <= when]
+        after = [b for b in self.boundaries if b.earliest > when]
+        prev = before[-1] if before else None
+        nxt = after[0] if after else None
+        if prev is not None and when < prev.latest:
+            return WindowState("uncertain", when, prev, nxt, f"{prev.tag} was tagged on {prev.day}, the same day")
+        if prev is None:
+            return WindowState("unknown", when, None, nxt, "before the first release in the calendar")
+        if nxt is None:
+            return WindowState("unknown", when, prev, None,
+                               f"after {prev.tag} ({prev.day}), the last date the calendar knows")
+        expected = (prev.version, "release") if prev.kind == "rc1" else (Version(prev.version.major,
+                                                                                prev.version.minor + 1), "rc1")
+        consistent = (nxt.kind == expected[1] and
+                      (nxt.version == expected[0] or (prev.kind == "release" and nxt.version.major
+                                                      == prev.version.major + 1 and nxt.version.minor == 0)))
+        if not consistent:
+            return WindowState("unknown", when, prev, nxt, f"the calendar has a gap between {prev.tag} and {nxt.tag}")
+        status = "closed" if prev.kind == "release" else "open"
+        return WindowState(status, when, prev, nxt)
+
+
+def load_calendar(repo: Path | None) -> tuple[Calendar, list[str]]:
+    """The calendar for a review, and notes on what could not be used."""
+    table = shipped_table()
+    if repo is None:
+        return Calendar.build(table, "shipped table"), []
+    lines, problem = _repo_tags(repo)
+    if problem:
+        return Calendar.build(table, "shipped table"), [problem]
+    merged, why = merge_boundaries(table, tag_boundaries(lines))
+    if why or merged is table:
+        return Calendar.build(table, "shipped table"), [f"calendar: {why}"] if why else []
+    return Calendar.build(merged, f"shipped table + tags of {repo}"), []
+
+
+def _repo_tags(repo: Path) -> tuple[list[str], str | None]:
+    """Mainline-looking tags with their dates, read-only (one for-each-ref)."""
+    try:
+        out = subprocess.run(["git", "-C", str(repo), "for-each-ref", "--format=%(refname:short) %(creatordate:iso-strict)",
+                              "refs/tags/v*"], capture_output=True, text=True, timeout=60, check=False)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return [], f"calendar: cannot read tags of {repo} ({exc})"
+    if out.returncode != 0:
+        return [], f"calendar: cannot read tags of {repo} ({' '.join(out.stderr.split())[:120]})"
+    return out.stdout.splitlines(), None
+
+
+def context_stage(series, options, fields: dict[str, Any]) -> None:
+    calendar, notes = load_calendar(getattr(options, "repo", None))
+    fields["calendar"] = calendar
+    fields["notes"].extend(notes)
+    # Say so when the closed-window check had nothing to go on, rather than staying silent.
+    first = series.first
+    spec = fields["profile"].declared_tree(first.subject.tags) if first else None
+    if spec is not None and spec.closed_in_merge_window and first.date is not None and not series.is_rfc:
+        state = calendar.state_at(first.date)
+        if state.status in ("unknown", "uncertain"):
+            fields["notes"].append(f"net-next-closed: whether {spec.name} was open on "
+                                   f"{state.when:%Y-%m-%d} is {state.status} ({state.why}); "
+                                   "--repo with mainline tags refreshes the calendar")
