@@ -1,0 +1,229 @@
+"""What one patch says about itself: fix signals, development signals, tests and docs.
+
+Pure functions over the model; context/classify.py weighs them into a verdict. Every signal keeps
+the line that shows it, so a finding can quote its evidence.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..model.series import FileChange, Patch
+
+# Words in a subject that describe a bug (the description after the `subsys:` prefixes).
+_FIX_WORDS_RE = re.compile(
+    r"\b(fix(e[sd])?|fixing|bug|crash(es|ing)?|leak(s|ing|ed)?|use[- ]after[- ](free|scope)|uaf|"
+    r"double[- ]free|null[- ](ptr|pointer)[- ]deref\w*|null[- ]deref\w*|oops|panic|deadlock|lockup|hangs?|"
+    r"races?|racy|overflows?|underflows?|overruns?|underruns?|out[- ]of[- ]bounds|oob|uninit(iali[sz]ed)?|regression|corrupt\w*|"
+    r"incorrect(ly)?|wrong(ly)?|missing|broken|splat)\b", re.I)
+# Crash reports and bug-finding tools quoted in a commit message.
+_CRASH_RE = re.compile(r"(BUG: |KASAN|UBSAN|KMSAN|KCSAN|syzbot|syzkaller|Call Trace:|WARNING: CPU|"
+                       r"general protection fault|Kernel panic|Oops: |Unable to handle kernel)")
+# Subjects of clean-ups and refactors: never material for a fixes tree.
+_CLEANUP_RE = re.compile(
+    r"\b(clean[- ]?ups?|refactor\w*|renam\w+|simplif\w+|unused|reorder\w*|constify|convert\w*|spelling|"
+    r"typos?|whitespace|coding style|code style|checkpatch|tidy|kernel-doc|cosmetic)\b", re.I)
+# A subject that opens with one of these verbs describes new work.
+_DEV_VERB_RE = re.compile(r"^(add|adds|introduce|implement|support|allow|enable|expose|extend|export|"
+                          r"offload|new|create|initial)\b", re.I)
+# Tags of backports for stable trees (`[PATCH 5.10]`, `[PATCH -stable,5.10]`, `[PATCH AUTOSEL 4.19]`).
+_STABLE_TAG_RE = re.compile(r"^(-?stable|autosel|\d+\.\d+(\.y|\.\d+)?)$", re.I)
+_REVERT_RE = re.compile(r'^Revert\s+"', re.I)
+_REVERTS_COMMIT_RE = re.compile(r"\bThis reverts commit ([0-9a-f]{7,40})", re.I)
+_FIXES_LINE_RE = re.compile(r"^\s*fixes:\s*(.*)$", re.I)
+_SHA_RE = re.compile(r"\b([0-9a-fA-F]{5,40})\b")
+
+_KCONFIG_RE = re.compile(r"^\s*(?:menu)?config\s+([A-Za-z0-9_]+)\s*$")
+_MODPARAM_RE = re.compile(r"\bmodule_param(?:_named|_array|_cb|_string|_unsafe)?\s*\(\s*(\w+)")
+_SYSCTL_RE = re.compile(r"\.procname\s*=\s*\"([^\"]+)\"")
+_DEFINE_RE = re.compile(r"^\s*#\s*define\s+([A-Z][A-Z0-9_]{2,})\b")
+_ENUM_RE = re.compile(r"^\s*([A-Z][A-Z0-9_]{2,})\s*(=[^,]*)?,?\s*(/\*.*)?$")
+_POLICY_RE = re.compile(r"\[\s*([A-Z][A-Z0-9_]{2,})\s*\]\s*=\s*(\{\s*\.type\s*=\s*NLA_|NLA_POLICY_)")
+_DEVICE_ID_RE = re.compile(r"\b(PCI_DEVICE\w*|PCI_VDEVICE|USB_DEVICE\w*|USB_VENDOR_AND_INTERFACE_INFO|"
+                           r"SDIO_DEVICE\w*|MHI_\w*DEVICE\w*)\s*\(|\.compatible\s*=\s*\"([^\"]+)\"")
+_TARGETS_RE = re.compile(r"^\s*TARGETS\s*\+?=\s*(\S+)")
+_ATTR_NAME_RE = re.compile(r"(_A_|ATTR|^(IFLA|NFTA|TCA|RTA|NDA|NLA|CTA|NDTA|IFA|FRA|DEVLINK|ETHTOOL|NL80211)_)")
+_WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class Signal:
+    """One reason to read a patch one way: what it is (for prose) and the line that shows it."""
+
+    kind: str  # "new-file", "kconfig", "module-param", "uapi", "netlink-attr", "sysctl", "device-id", ...
+    what: str  # generic phrase: "a new driver file", "a module parameter"
+    evidence: str  # the line as written
+    detail: str = ""  # the name: "drivers/net/foo.c", "ring_size"
+
+    @property
+    def reason(self) -> str:
+        """The phrase with its name: 'a module parameter ring_size'."""
+        return f"{self.what} {self.detail}".strip()
+
+
+@dataclass(frozen=True)
+class FixesTag:
+    sha: str | None  # the hex as written (None when the line names no sha)
+    line: str  # the whole line
+    from_reply: bool = False  # given in a reply (b4 will pick it up)
+
+
+def description(patch: Patch) -> str:
+    """The subject without its `subsys: sub:` prefixes: what the patch says it does."""
+    summary = patch.subject.summary
+    sub = patch.subject.subsystem
+    if sub and summary.startswith(sub):
+        return summary[len(sub):].lstrip(": ").strip()
+    return summary
+
+
+def fixes_tags(patch: Patch) -> tuple[FixesTag, ...]:
+    """Fixes lines anywhere in the commit message (also cut-off ones), then those given in replies."""
+    out = []
+    for line in patch.message_lines:
+        m = _FIXES_LINE_RE.match(line)
+        if m:
+            sha = _SHA_RE.search(m.group(1))
+            out.append(FixesTag(sha.group(1).lower() if sha else None, line.strip()))
+    written = {t.sha for t in out}
+    for t in patch.followup_trailers:
+        if t.key == "fixes":
+            sha = _SHA_RE.search(t.value)
+            key = sha.group(1).lower() if sha else None
+            if key not in written:
+                out.append(FixesTag(key, f"Fixes: {t.value}", from_reply=True))
+    return tuple(out)
+
+
+def is_stable_backport(tags) -> bool:
+    """A posting for a stable tree: no development/fixes routing applies to it."""
+    return any(_STABLE_TAG_RE.match(t) for t in tags)
+
+
+def reverted_commit(patch: Patch) -> str | None:
+    """The sha a revert names ("This reverts commit X"), or "" for a revert subject without one."""
+    m = _REVERTS_COMMIT_RE.search(patch.message)
+    if m:
+        return m.group(1)
+    return "" if _REVERT_RE.match(description(patch)) or _REVERT_RE.match(patch.subject.summary) else None
+
+
+def fix_words(patch: Patch) -> list[Signal]:
+    out = []
+    desc = description(patch)
+    m = _FIX_WORDS_RE.search(desc)
+    if m:
+        out.append(Signal("subject", "the subject says", patch.subject.raw, f"'{m.group(0)}'"))
+    crash = next((line.strip() for line in patch.message_lines if _CRASH_RE.search(line)), None)
+    if crash:
+        out.append(Signal("crash", "the message quotes a crash report", crash))
+    for t in patch.trailers:
+        if t.key in ("reported-by", "closes"):
+            out.append(Signal("report", "a bug report", t.line, f"({t.name}: {t.value})"))
+            break
+    return out
+
+
+def cleanup_words(patch: Patch) -> Signal | None:
+    m = _CLEANUP_RE.search(description(patch))
+    return Signal("cleanup", "a clean-up or refactor", patch.subject.raw,
+                  f"(the subject says '{m.group(0)}')") if m else None
+
+
+def dev_verb(patch: Patch) -> Signal | None:
+    desc = description(patch)
+    m = _DEV_VERB_RE.match(desc)
+    return Signal("verb", "the subject says", patch.subject.raw, f"'{m.group(0)}'") if m else None
+
+
+def _words(lines) -> set[str]:
+    return {w for line in lines for w in _WORD_RE.findall(line)}
+
+
+def _new_names(f: FileChange, rx: re.Pattern[str], group: int = 1) -> list[tuple[str, str]]:
+    """(name, line) for names on added lines that no removed line of the file mentions."""
+    removed = _words(f.removed_lines)
+    out = []
+    for line in f.added_lines:
+        m = rx.search(line)
+        if m and m.group(group) and m.group(group) not in removed:
+            out.append((m.group(group), line.strip()))
+    return out
+
+
+def diff_signals(patch: Patch, *, is_test, is_docs) -> list[Signal]:
+    """What the diff adds that only new work adds, for files outside tests and docs."""
+    out: list[Signal] = []
+    for f in patch.diff.files:
+        if is_test(f.path) or is_docs(f.path):
+            continue
+        base = f.path.rsplit("/", 1)[-1]
+        if f.status == "added" and not base.startswith(("Kconfig", "Makefile")):
+            where = "driver file" if f.path.startswith("drivers/") else "file"
+            out.append(Signal("new-file", f"a new {where}", f"new file {f.path}", f.path))
+        if base.startswith("Kconfig"):
+            out += [Signal("kconfig", "a new Kconfig symbol", line, f"CONFIG_{n}") for n, line in _new_names(f, _KCONFIG_RE)]
+        out += [Signal("module-param", "a module parameter", line, n) for n, line in _new_names(f, _MODPARAM_RE)]
+        out += [Signal("sysctl", "a new sysctl", line, n) for n, line in _new_names(f, _SYSCTL_RE)]
+        out += [Signal("netlink-attr", "a new netlink attribute", line, n) for n, line in _new_names(f, _POLICY_RE)]
+        removed = {r.strip() for r in f.removed_lines}
+        for line in f.added_lines:
+            if _DEVICE_ID_RE.search(line) and line.strip() not in removed:
+                out.append(Signal("device-id", "a new device ID", line.strip(), f"({f.path})"))
+        if f.path.startswith("include/uapi/"):
+            for n, line in _new_names(f, _DEFINE_RE) + _new_names(f, _ENUM_RE):
+                kind, what = (("netlink-attr", "a new netlink attribute") if _ATTR_NAME_RE.search(n)
+                              else ("uapi", "new uAPI"))
+                out.append(Signal(kind, what, line, f"{n} ({f.path})"))
+    return _dedupe(out)
+
+
+def test_infra_signals(patch: Patch, *, is_test) -> list[Signal]:
+    """New test suites (their own config or Makefile) and shared test libraries: development work."""
+    out = []
+    for f in patch.diff.files:
+        if not is_test(f.path):
+            continue
+        base = f.path.rsplit("/", 1)[-1]
+        parts = f.path.split("/")
+        if f.status == "added" and base in ("config", "Makefile", "settings"):
+            out.append(Signal("test-suite", "a new test suite", f"new file {f.path}",
+                              f"{f.path.rsplit('/', 1)[0]}/ (its own {base})"))
+        elif f.status == "added" and ("lib" in parts[:-1] or base.startswith("lib")):
+            out.append(Signal("test-infra", "new test infrastructure", f"new file {f.path}", f.path))
+        for n, line in _new_names(f, _TARGETS_RE):
+            out.append(Signal("test-suite", "a new selftest target", line, n))
+    return _dedupe(out)
+
+
+def _dedupe(signals: list[Signal]) -> list[Signal]:
+    seen, out = set(), []
+    for s in signals:
+        if s.reason not in seen:
+            seen.add(s.reason)
+            out.append(s)
+    return out
+
+
+_PLURALS = {"a new driver file": "new driver files", "a new file": "new files", "a new Kconfig symbol":
+             "new Kconfig symbols", "a module parameter": "module parameters", "a new sysctl": "new sysctls",
+             "a new netlink attribute": "new netlink attributes", "a new device ID": "new device IDs",
+             "new uAPI": "new uAPI definitions", "a new test suite": "new test suites",
+             "new test infrastructure": "pieces of new test infrastructure", "a new selftest target": "new selftest targets"}
+
+
+def summarize(signals: list[Signal], limit: int = 3) -> str:
+    """'a new driver file and a module parameter' (one phrase per kind, names left to the evidence)."""
+    by_what: dict[str, list[Signal]] = {}
+    for s in signals:
+        by_what.setdefault(s.what, []).append(s)
+    phrases = []
+    for what, items in by_what.items():
+        if len(items) == 1:
+            phrases.append(what)
+        else:
+            plural = _PLURALS.get(what, what + "s")
+            phrases.append(f"{len(items)} {plural.removeprefix('a ')}")
+    phrases = phrases[:limit]
+    return phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]
