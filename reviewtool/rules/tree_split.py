@@ -1,0 +1,104 @@
+"""Tree policy across the series: mixed fix and development work, and the merge window."""
+
+from __future__ import annotations
+
+from ..context.classify import Classification
+from .helpers import counters_text
+from .registry import Hit, rule
+from .tree import classification
+
+
+def _plural(counters: list[int]) -> str:
+    return ("patch " if len(counters) == 1 else "patches ") + counters_text(counters)
+
+
+def _group_advice(cls: Classification, fixes: list[int], dev: list[int], cover_min: int, closed: str) -> str:
+    """Which patches go where, in which order, and that a lone fix goes alone."""
+    ft, dt = cls.fixes_tree, cls.development_tree
+    if len(fixes) == 1:
+        first = (f"Send {_plural(fixes)} alone to {ft} as a single patch, [PATCH {ft}], with no cover letter")
+    else:
+        cover = " with a cover letter" if len(fixes) >= cover_min else ""
+        first = f"Send {_plural(fixes)} to {ft} as their own series, [PATCH {ft} 1/{len(fixes)}]{cover}"
+    if len(dev) == 1:
+        then = f"send {_plural(dev)} to {dt} as a single patch, [PATCH {dt}]"
+    else:
+        then = f"send {_plural(dev)} to {dt} as a new series, [PATCH {dt} 1/{len(dev)}]"
+    return (f"{first}. Then, once {ft} has been merged into {dt} (the {dt} work may build on the fix), "
+            f"{then}{closed}.")
+
+
+@rule("split-series", family="tree", severity="warning",
+      summary="The series mixes fixes and new work: split it, fixes first")
+def split_series(series, ctx):
+    """Why: Fixes and new work travel through different trees: fixes reach the current release and
+    stable within days, new work waits for the next merge window. A series carrying both is
+    either delayed or half-rejected; maintainers ask for the fixes to be sent alone first.
+    Source: kernel-rules SPLIT-FIX-FROM-FEATURE; maintainer-netdev ("git trees and patch flow").
+    Bad:
+      [PATCH net 0/3]  1/3 fix (Fixes:)  2/3 fix (Fixes:)  3/3 new module parameter
+    Good:
+      [PATCH net 0/2]  1/2, 2/2 fixes      then, after net is merged into net-next:
+      [PATCH net-next] new module parameter
+    """
+    cls = classification(series, ctx)
+    declared = cls.declared
+    if declared is None or cls.fixes_tree is None or cls.development_tree is None:
+        return
+    fixes = [pc.counter for pc in cls.patches if pc.tree == cls.fixes_tree]
+    dev = [pc.counter for pc in cls.patches if pc.tree == cls.development_tree]
+    misplaced = [pc for pc in cls.patches if pc.certain and pc.tree != declared.name]
+    staying = fixes if declared.kind == "fixes" else dev
+    if not fixes or not dev or not misplaced or not staying:
+        return
+    evidence = []
+    for pc in cls.patches:
+        p = series.patch(pc.counter)
+        evidence.append(f"{pc.counter}/{series.expected} {pc.kind} -> {pc.tree}: "
+                        f"{p.subject.summary if p else ''} ({pc.summary})")
+    closed = ""
+    state = _window(series, ctx)
+    dev_spec = ctx.profile.tree(cls.development_tree)
+    if state is not None and state.status == "closed" and dev_spec is not None and dev_spec.closed_in_merge_window:
+        closed = f", after {dev_spec.name} reopens ({state.closes_at.tag})"
+    yield Hit(f"the series mixes fixes for {cls.fixes_tree} ({_plural(fixes)}) with {cls.development_tree} work "
+              f"({_plural(dev)})", evidence=tuple(evidence),
+              advice=_group_advice(cls, fixes, dev, int(ctx.setting("cover_letter_min", 3)), closed))
+
+
+def _window(series, ctx):
+    first = series.first
+    if ctx.calendar is None or first is None or first.date is None:
+        return None
+    return ctx.calendar.state_at(first.date)
+
+
+@rule("net-next-closed", family="tree", severity="error",
+      summary="New work was posted to a development tree while the merge window had it closed")
+def net_next_closed(series, ctx):
+    """Why: During the two-week merge window (from the vX.Y release to vX.(Y+1)-rc1) net-next and
+    the trees that follow it take no new work; postings are dropped and must be resent once the
+    tree reopens. RFCs are welcome at any time.
+    Source: maintainer-netdev ("Development cycle"); NIPA form letter net-next-closed.
+    Bad:
+      [PATCH net-next] ...   (Date: the day after a vX.Y release)
+    Good:
+      [RFC PATCH net-next] ...   (or the same patch after vX.(Y+1)-rc1)
+    """
+    first = series.first
+    if first is None or series.is_rfc or any(p.subject.rfc for p in series.all_mails):
+        return
+    spec = ctx.profile.declared_tree(first.subject.tags)
+    if spec is None or spec.kind != "development" or not spec.closed_in_merge_window:
+        return
+    state = _window(series, ctx)
+    if state is None or state.status != "closed":
+        return
+    opened, closes = state.opened_by, state.closes_at
+    fixes = ctx.profile.tree_for("fixes", spec)
+    yield Hit(f"{spec.name} was closed when this was posted ({state.when:%Y-%m-%d %H:%M} UTC): the merge window "
+              f"for v{state.window_version} runs from {opened.tag} ({opened.day}) to {closes.tag} ({closes.day})",
+              evidence=(f"Date: {first.date.isoformat()}", first.subject.raw),
+              advice=f"Repost after {closes.tag}, once {spec.name} reopens (it is announced on the list); "
+                     f"post it as RFC meanwhile if you want review now"
+                     + (f"; fixes for released code go to {fixes.name}." if fixes else "."))
