@@ -25,6 +25,7 @@ class Review:
     rules_run: tuple[str, ...]
     context_notes: tuple[str, ...] = ()  # what the context could not do (e.g. shallow clone)
     extras: dict[str, Any] = field(default_factory=dict)  # stage-specific data for renderers
+    verdict: Any = None  # verdict.Verdict: status, next step, per-patch classification
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
@@ -102,7 +103,8 @@ def build_context(series: Series, options: ReviewOptions) -> tuple[Context, str,
     first = series.first
     recipients = (first.to + first.cc) if first else ()
     profile, reason = select_profile(profiles, name=options.profile,
-                                     tags=first.subject.tags if first else (), recipients=recipients)
+                                     tags=first.subject.tags if first else (), recipients=recipients,
+                                     repo=options.repo)
     fields: dict[str, Any] = {"profile": profile, "unavailable": {}, "notes": [], "closers": []}
     for stage in context_stages():
         stage(series, options, fields)
@@ -121,6 +123,8 @@ def review_series(series: Series, options: ReviewOptions) -> Review:
     finally:
         for close in ctx.closers:
             close()
+    from .verdict import series_verdict
+
     return Review(series=series, profile=ctx.profile, profile_reason=reason, findings=tuple(findings),
                   not_checked=tuple(not_checked), rules_run=tuple(r.name for r in rules),
-                  context_notes=notes)
+                  context_notes=notes, verdict=series_verdict(series, findings, ctx.classification))

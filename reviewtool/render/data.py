@@ -33,6 +33,26 @@ def patch_data(p: Patch) -> dict[str, Any]:
     }
 
 
+def reply_data(first: Patch | None, full_subject: str) -> dict[str, Any] | None:
+    """The headers of a reply to the series (to the cover letter, else patch 1): to its sender,
+    copying everyone it was sent to, threaded under it."""
+    if first is None:
+        return None
+    from email.utils import parseaddr
+
+    seen: set[str] = set()
+    to, cc = [], []
+    for bucket, addresses in ((to, (str(first.sender),)), (cc, first.to + first.cc)):
+        for address in addresses:
+            key = (parseaddr(address)[1] or address).lower()
+            if address.strip() and key not in seen:
+                seen.add(key)
+                bucket.append(address.strip())
+    references = list(dict.fromkeys(r for r in (*first.references, first.msgid) if r))
+    return {"subject": f"Re: {full_subject}", "to": to, "cc": cc, "in_reply_to": first.msgid,
+            "references": references}
+
+
 def review_data(review) -> dict[str, Any]:
     s = review.series
     first = s.first
@@ -58,6 +78,7 @@ def review_data(review) -> dict[str, Any]:
             "earlier_revisions": [e.revision for e in s.earlier],
             "source": s.source,
         },
+        "reply": reply_data(first, first.subject.raw if first else ""),
         "cover": patch_data(s.cover) if s.cover else None,
         "patches": [patch_data(p) for p in s.patches],
         "findings": [
@@ -72,5 +93,15 @@ def review_data(review) -> dict[str, Any]:
             "not_checked": [f"{n.rule}: {n.reason}" for n in review.not_checked],
             "notes": list(s.notes) + list(review.context_notes),
         },
+        "verdict": verdict_data(getattr(review, "verdict", None)),
         **review.extras,
     }
+
+
+def verdict_data(v) -> dict[str, Any] | None:
+    """verdict.Verdict as data: status, next step, and each patch's kind, reasons and tree."""
+    if v is None:
+        return None
+    return {"status": v.status, "next_step": v.next_step, "decided_by": v.decided_by,
+            "patches": [{"counter": p.counter, "kind": p.kind, "reasons": list(p.reasons), "tree": p.tree,
+                         "declared": p.declared, "certain": p.certain} for p in v.patches]}

@@ -1,0 +1,73 @@
+"""The summary verdict of a review: one status and the one next step a maintainer asks for first.
+
+`series_verdict(series, findings, classification)` is a pure function of the review's results, so
+`reviewtool check` and `reviewtool triage` reach the same verdict for the same series:
+
+  incomplete      patches are missing (series-incomplete): nothing else can be judged yet
+  wrong-tree      a patch or the whole series belongs in another tree (tree-mismatch,
+                  fix-for-next-only-code, split-series)
+  needs-revision  at least one error-level finding (the first one decides the next step;
+                  a closed development tree comes first: nothing else matters until it reopens)
+  ready           no error-level finding: review the code and apply
+
+Each verdict carries the per-patch classification (kind, reasons, tree) for renderers and JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from .context.classify import Classification, PatchClass
+from .model.series import Series
+from .rules.registry import Finding, Severity
+
+STATUSES = ("ready", "needs-revision", "wrong-tree", "incomplete")
+WRONG_TREE_RULES = ("split-series", "fix-for-next-only-code", "tree-mismatch")  # in the order they decide
+FIRST_ERRORS = ("net-next-closed",)  # errors that override the order of the findings
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: str  # one of STATUSES
+    next_step: str  # the one thing to do first
+    decided_by: str | None  # the rule whose finding decided, None for ready
+    patches: tuple[PatchClass, ...] = ()
+
+
+def _step(f: Finding) -> str:
+    return f.advice or f.message
+
+
+def series_verdict(series: Series, findings: Iterable[Finding],
+                   classification: Classification | None) -> Verdict:
+    """The verdict for one reviewed series (see the module docstring)."""
+    findings = list(findings)
+    patches = classification.patches if classification is not None else ()
+    by_rule: dict[str, list[Finding]] = {}
+    for f in findings:
+        by_rule.setdefault(f.rule, []).append(f)
+    if series.missing or not series.patches or "series-incomplete" in by_rule:
+        f = by_rule.get("series-incomplete", [None])[0]
+        step = _step(f) if f else "Ask for the missing patches " + ", ".join(map(str, series.missing)) + "."
+        return Verdict("incomplete", step, "series-incomplete" if f else None, patches)
+    for name in WRONG_TREE_RULES:
+        if name in by_rule:
+            hits = by_rule[name]
+            if name == "tree-mismatch" and len(hits) == len(series.patches) and classification is not None:
+                trees = {pc.tree for pc in patches}
+                if len(trees) == 1:
+                    tree = trees.pop()
+                    return Verdict("wrong-tree", f"Resend the whole series as [PATCH {tree}]: {hits[0].message}.",
+                                   name, patches)
+            return Verdict("wrong-tree", _step(hits[0]), name, patches)
+    errors = [f for f in findings if f.severity is Severity.ERROR]
+    if errors:
+        first = next((f for name in FIRST_ERRORS for f in errors if f.rule == name), errors[0])
+        return Verdict("needs-revision", _step(first), first.rule, patches)
+    trees = sorted({pc.tree for pc in patches if pc.tree})
+    where = f" to {trees[0]}" if len(trees) == 1 else ""
+    warnings = sum(1 for f in findings if f.severity is Severity.WARNING)
+    extra = f"; mention the {warnings} warning{'s' if warnings != 1 else ''} in the review" if warnings else ""
+    return Verdict("ready", f"Nothing blocks it: review the code and apply it{where}{extra}.", None, patches)
+
