@@ -9,6 +9,7 @@ Public API (rules and other context stages use only this; they never run git the
     hist.trees_containing(shas)              # {sha: ("net-next",)}: configured trees holding each sha
     hist.first_tags(shas)                    # {sha: "v6.1-rc1" | None}: first release tag containing it
     hist.tree_refs / hist.tree(name)         # {tree: TreeRef(name, ref, sha, source)}
+    hist.resolve_ref("net-next/main")        # full sha of a ref, tree name or sha, or None
     hist.head                                # the repository's HEAD commit (None when unborn)
     hist.is_shallow, hist.is_bare
     hist.count_between(old, new)             # commits in `new` not in `old` ("how far behind")
@@ -158,6 +159,7 @@ class History:
         self._resolved: dict[str, Resolution] = {}
         self._contains: dict[tuple[str, str], bool] = {}
         self._tags: dict[str, str | None] = {}
+        self._pairs: dict[tuple[str, str], bool] = {}  # (target, commit) -> strict ancestor
 
     # -- opening ---------------------------------------------------------------------------------
 
@@ -369,6 +371,10 @@ class History:
             for f in todo:
                 self._tags.setdefault(f, None)
         return {s: (self._tags.get(f) if f else None) for s, f in full.items()}
+
+    def resolve_ref(self, name: str) -> str | None:
+        """The full commit sha a ref name, tree name or sha stands for, or None."""
+        return self._tree_sha(name) or self._full(name)
 
     def _full(self, name: str | None) -> str | None:
         if not name:

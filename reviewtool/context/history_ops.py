@@ -81,15 +81,22 @@ def reachable_pairs(hist: "History", pairs: Iterable[tuple[str, str]], *,
     as bit sets from parents to children. Commits outside the range, and targets below its
     boundary, are answered through the scratch repository, one walk per boundary commit.
     """
-    pairs = list(dict.fromkeys(pairs))
-    if not pairs:
-        return {}
+    asked = list(dict.fromkeys(pairs))
+    pairs = [p for p in asked if p not in hist._pairs]
+    if pairs:
+        hist._pairs.update(_reachable_pairs(hist, pairs, within))
+    return {p: hist._pairs[p] for p in asked}
+
+
+def _reachable_pairs(hist: "History", pairs: list[tuple[str, str]],
+                     within: str | Sequence[str] | None) -> dict[tuple[str, str], bool]:
     if within is None:
         within = sorted({c for _, c in pairs})
-    args = ["rev-list", "--parents", "--topo-order", "--boundary"] + revision_args(within)
-    res = hist.runner.run(args, check=False)
+    words = revision_args(within)
+    res = hist.runner.run(["rev-list", "--parents", "--topo-order", "--boundary", "--stdin"],
+                          input="".join(w + "\n" for w in words), check=False)
     if res.code != 0:
-        raise RepositoryError(f"{hist.path}: cannot walk {' '.join(revision_args(within))}")
+        raise RepositoryError(f"{hist.path}: cannot walk {' '.join(words)[:200]}")
     order: list[tuple[str, tuple[str, ...]]] = []
     boundary: list[str] = []
     for line in res.out.splitlines():

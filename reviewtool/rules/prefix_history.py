@@ -1,0 +1,71 @@
+"""subject-prefix-history: the `subsystem:` prefix against what git log shows for the same files."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from ..model.subject import parse_subject
+from .registry import Hit, rule
+
+MIN_HISTORY = 5  # fewer commits on the files than this: no opinion
+RECENT = 50  # commits per patch looked at (newest first)
+
+
+def prefix_words(prefix: str) -> tuple[str, ...]:
+    """`net/sched`, `net: sched` and `Net: Sched` compare equal."""
+    return tuple(w for w in re.split(r"[\s:/]+", prefix.lower()) if w)
+
+
+def compatible(ours: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
+    """One prefix is the other or extends it (`netfilter` vs `netfilter: nf_tables`)."""
+    n = min(len(ours), len(theirs))
+    return n > 0 and ours[:n] == theirs[:n]
+
+
+@rule("subject-prefix-history", family="subject", severity="warning", needs=("repo",),
+      summary="The subject's `subsystem:` prefix is not one git log shows for the touched files")
+def subject_prefix_history(series, ctx):
+    """Why: Each area of the kernel has its own subject prefix (`net: sched:`, `ice:`, `bpf:`), and
+    maintainers ask for the one `git log --oneline -- <files>` shows; a wrong or missing prefix
+    hides the patch from the people who filter on it.
+    Source: kernel submitting-patches ("The canonical patch format": subsystem prefix);
+    kernel-rules SUBJ-SUBSYS.
+    Bad:
+      [PATCH net] dev: fix the flags      (git log -- net/core/dev.c shows "net: core: ...")
+    Good:
+      [PATCH net] net: core: fix the flags
+    """
+    hist = ctx.history
+    patches = [p for p in series.patches if p.diff.files]
+    paths = sorted({f.path for p in patches for f in p.diff.files if f.status != "added" and not f.unsafe_path})
+    if not paths:
+        return
+    tree = ctx.profile.declared_tree(series.first.subject.tags) if series.first else None
+    ref = hist.tree(tree.name).sha if tree and hist.tree(tree.name) and hist.tree(tree.name).sha else None
+    log = hist.subjects_touching(paths, ref, limit=RECENT * len(patches) + 100)
+    for p in patches:
+        mine = {f.path for f in p.diff.files}
+        seen = Counter()
+        for _, subject, files in log:
+            if mine.intersection(files):
+                pre = parse_subject(subject).subsystem
+                if pre and not subject.lower().startswith(("merge ", "revert ")):
+                    seen[pre] += 1
+            if sum(seen.values()) >= RECENT:
+                break
+        if sum(seen.values()) < MIN_HISTORY:
+            continue
+        ours = p.subject.subsystem
+        if ours and any(compatible(prefix_words(ours), prefix_words(h)) for h in seen):
+            continue
+        best, count = seen.most_common(1)[0]
+        total = sum(seen.values())
+        if count * 3 < total:
+            continue  # no prefix dominates: silence beats a guess
+        history = ", ".join(f"'{h}:' x{n}" for h, n in seen.most_common(4))
+        what = f"prefix '{ours}:'" if ours else "no `subsystem:` prefix"
+        yield Hit(f"the subject has {what}; the history of its files uses '{best}:'", patch=p.counter,
+                  evidence=(p.subject.raw, f"git log -- {' '.join(sorted(mine)[:3])}: {history}"),
+                  advice=f"Start the summary with '{best}: ' (the prefix {count} of the last {total} commits "
+                         "touching these files use).")
