@@ -6,7 +6,8 @@ table reviewtool/data/kernel-releases.tsv (UTC days; a trailing `?` marks a day 
 refreshed and extended by the mainline tags of `--repo` when it has them.
 
 A day-precision boundary is uncertain by its whole day (±1 day when marked `?`): a moment on it
-answers "uncertain". After the last known boundary the answer is "unknown", never a guess.
+answers "uncertain". After the last known release the answer is "unknown", never a guess (after a
+last known -rc1 the tree is open for the six weeks that always separate -rc1 from the release).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ STAGE_ORDER = 20
 
 _TAG_RE = re.compile(r"^v(\d+)\.(\d+)(-rc1(?:-dontuse)?)?$")
 _AGREE_DAYS = 2  # repository tags must agree with the table this closely to be trusted
+_RC_MIN_DAYS = 42  # no release has come sooner than this after its -rc1 (shortest: 48 days)
 
 
 @dataclass(frozen=True, order=True)
@@ -174,10 +176,16 @@ class Calendar:
         prev = before[-1] if before else None
         nxt = after[0] if after else None
         if prev is not None and when < prev.latest:
-            return WindowState("uncertain", when, prev, nxt, f"{prev.tag} was tagged on {prev.day}, the same day")
+            around = " (give or take a day)" if prev.latest - prev.earliest > timedelta(days=1) else ""
+            return WindowState("uncertain", when, prev, nxt, f"{prev.tag} was tagged on {prev.day}{around}, "
+                                                             "too close to tell")
         if prev is None:
             return WindowState("unknown", when, None, nxt, "before the first release in the calendar")
         if nxt is None:
+            # An -rc1 is followed by weeks of -rcN before the release (48-57 days so far): the
+            # tree is open for _RC_MIN_DAYS after it; after a release nothing is known.
+            if prev.kind == "rc1" and when < prev.latest + timedelta(days=_RC_MIN_DAYS):
+                return WindowState("open", when, prev, None)
             return WindowState("unknown", when, prev, None,
                                f"after {prev.tag} ({prev.day}), the last date the calendar knows")
         expected = (prev.version, "release") if prev.kind == "rc1" else (Version(prev.version.major,
