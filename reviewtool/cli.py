@@ -28,6 +28,19 @@ for _mod in sorted(m.name for m in pkgutil.iter_modules(commands.__path__)):
     importlib.import_module(f"{commands.__name__}.{_mod}").register(app)
 
 
+def _usage_error_types() -> tuple[type[Exception], ...]:
+    """Command-line mistakes: click's, and those of the click copy that typer >= 0.2x vendors."""
+    types: list[type[Exception]] = [click.ClickException]
+    try:
+        from typer._click.exceptions import ClickException as VendoredClickException
+    except ImportError:
+        return tuple(types)
+    return (*types, VendoredClickException)
+
+
+_USAGE_ERRORS = _usage_error_types()
+
+
 def _fail(message: str, code: int) -> int:
     from .render.env import strip_controls
 
@@ -44,9 +57,11 @@ def main(argv: list[str] | None = None) -> int:
         return exc.exit_code
     except click.exceptions.Abort:
         return _fail("aborted", 130)
-    except click.ClickException as exc:
-        exc.show()
-        return EXIT_INPUT
+    except _USAGE_ERRORS as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            exc.show()  # `reviewtool` alone: the help text
+            return EXIT_INPUT
+        return _fail(f"{' '.join(exc.format_message().split())} (see `reviewtool --help`)", EXIT_INPUT)
     except ReviewtoolError as exc:
         return _fail(exc.one_line(), exc.exit_code)
     except KeyboardInterrupt:
