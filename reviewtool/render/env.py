@@ -10,7 +10,9 @@ from pathlib import Path
 
 # CSI/OSC escape sequences and other C0/C1 controls (keep tab and newline).
 _ESCAPES_RE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)?|\x1b.?|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_MD_SPECIAL_RE = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
+# Characters that start inline markup in CommonMark/GFM; mail text is only ever placed inline.
+_MD_SPECIAL_RE = re.compile(r"([\\`*_\[\]|~])")
+_MD_LINE_START_RE = re.compile(r"^(\s*(?:\d+)?)([#+\-=]|(?<=\d)[.)])")  # block markup at a line start
 
 
 def strip_controls(value: object) -> str:
@@ -25,24 +27,67 @@ def rich_text(value: object) -> str:
 
 
 def md_text(value: object) -> str:
-    """Markdown-escaped and HTML-escaped inline text."""
+    """Markdown-escaped and HTML-escaped inline text: no link, image, emphasis, code span, table
+    cell break or HTML tag can come out of mail-borne text."""
     text = strip_controls(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return _MD_SPECIAL_RE.sub(r"\\\1", text).replace("\n", " ")
+    text = " ".join(_MD_SPECIAL_RE.sub(r"\\\1", text).split("\n"))
+    return _MD_LINE_START_RE.sub(lambda m: m.group(1) + "\\" + m.group(2), text, count=1)
 
 
-def md_code(value: object) -> str:
-    """Inline code span that cannot be broken out of."""
+def md_code(value: object, table: bool = False) -> str:
+    """Inline code span that cannot be broken out of (in a table cell, `|` is escaped too)."""
     text = strip_controls(value).replace("\n", " ")
     fence = "`" * (max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)
+    if table:
+        text = text.replace("|", "\\|")
     return f"{fence} {text} {fence}"
 
 
 def wrap(value: object, width: int = 72, prefix: str = "") -> str:
+    """Reflow prose to `width` columns; a word longer than the line (a URL) is left whole."""
     out = []
     for para in strip_controls(value).split("\n"):
         out.extend(textwrap.wrap(para, width=width - len(prefix), break_long_words=False,
                                  break_on_hyphens=False) or [""])
-    return "\n".join(prefix + line for line in out)
+    return "\n".join(prefix + line if line else prefix.rstrip() for line in out)
+
+
+def quote(value: object) -> str:
+    """Quote lines as a mail reply does (`> `), verbatim: code must not be re-wrapped."""
+    lines = strip_controls(value).replace("\r", "").split("\n")
+    return "\n".join(f"> {line}".rstrip() if line.strip() else ">" for line in lines)
+
+
+def sentence(value: object) -> str:
+    """A finding's message as a sentence: capital first letter (unless it is an identifier such
+    as `base-commit` or `foo_open()`), final full stop."""
+    text = strip_controls(value).strip()
+    if not text:
+        return text
+    if re.match(r"[a-z]+(\s|:|$)", text):
+        text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?:" else text + "."
+
+
+def md_block(value: object, indent: str = "") -> str:
+    """A fenced code block (its fence longer than any backtick run inside), for multi-line text."""
+    text = strip_controls(value).replace("\r", "")
+    fence = "`" * max(3, max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)
+    return "\n".join(indent + line if line else "" for line in [fence, *text.split("\n"), fence])
+
+
+def mail_header(value: object, name: str, width: int = 72) -> str:
+    """`Name: value` folded at `width` columns (RFC 5322), non-ASCII text RFC 2047-encoded."""
+    import email.policy
+
+    text = " ".join(strip_controls(value).split())
+    policy = email.policy.SMTP.clone(max_line_length=width, linesep="\n", refold_source="all")
+    try:
+        return policy.fold(name, text).rstrip("\n")
+    except Exception:  # an unparsable address list: fold it as plain text
+        lines = textwrap.wrap(f"{name}: {text}", width=width, subsequent_indent=" ",
+                              break_long_words=False, break_on_hyphens=False)
+        return "\n".join(lines)
 
 
 def _template_dir() -> Path:
@@ -62,7 +107,8 @@ def environment(autoescape: bool = False) -> "jinja2.Environment":
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_template_dir())), autoescape=autoescape,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined)
-    env.filters.update(clean=strip_controls, r=rich_text, md=md_text, mdcode=md_code, wrap72=wrap)
+    env.filters.update(clean=strip_controls, r=rich_text, md=md_text, mdcode=md_code, wrap72=wrap,
+                       quote=quote, sentence=sentence, mail_header=mail_header, mdblock=md_block)
     return env
 
 
