@@ -1,0 +1,191 @@
+"""Profiles as data: shipped TOML, selection (tag, list, repository default, --profile), and the
+repository's `.reviewtool.toml` / git config extending them."""
+
+from datetime import datetime, timezone
+
+import pytest
+from conftest import CORPUS
+from gitrepo import GitRepo
+from mailfactory import Mail, patch_body, series_mails, thread, write
+
+from reviewtool.context.profiles import load_profiles, select_profile, shipped_profiles
+from reviewtool.errors import ConfigError
+
+
+def test_shipped_profiles_and_their_trees():
+    profiles = shipped_profiles()
+    assert {"netdev", "bpf", "wireless", "iproute2", "netfilter", "generic"} <= set(profiles)
+    expected = {"netdev": ("net", "net-next"), "bpf": ("bpf", "bpf-next"), "wireless": ("wireless", "wireless-next"),
+                "iproute2": ("iproute2", "iproute2-next"), "netfilter": ("nf", "nf-next")}
+    for name, (fixes, dev) in expected.items():
+        p = profiles[name]
+        assert p.tree(fixes).kind == "fixes" and p.tree(dev).kind == "development"
+        assert p.tree_for("development", p.tree(fixes)).name == dev
+        assert p.tree_for("fixes", p.tree(dev)).name == fixes
+    assert not profiles["generic"].trees
+    assert profiles["netdev"].tree("net-next").closed_in_merge_window
+    assert not profiles["iproute2"].tree("iproute2-next").closed_in_merge_window
+    assert profiles["netdev"].settings["max_patches"] == 15
+
+
+def test_every_tree_rule_is_off_in_generic():
+    generic = shipped_profiles()["generic"]
+    for rule in ("tree-tag-missing", "tree-mismatch", "split-series", "net-next-closed", "fix-for-next-only-code"):
+        assert rule in generic.disabled
+    assert generic.severity["fixes-missing"] == "info"
+
+
+def _single(tmp_path, subject: str, to: str = "netdev@vger.kernel.org", cc: str = "", name="one.mbox"):
+    return write(tmp_path, thread(Mail(subject, patch_body(), to=to, cc=cc)), name)
+
+
+def test_tree_tags_are_exact_tokens(tmp_path, check_json):
+    # NIPA read [bpf-next/net] as "net" (PR #44); here it selects bpf's bpf-next/net tree.
+    res = check_json(_single(tmp_path, "[PATCH bpf-next/net] bpf: foo: add a helper"))
+    assert res.json["series"]["profile"] == "bpf"
+    assert res.json["series"]["profile_reason"] == "subject tag [bpf-next/net]"
+    assert check_json(_single(tmp_path, "[PATCH net-next] net: foo: bar", name="nn.mbox")).json["series"][
+        "profile_reason"] == "subject tag [net-next]"
+    # A tag that is no tree of any profile falls back to the list.
+    res = check_json(_single(tmp_path, "[PATCH -next] net: foo: bar", name="minus.mbox"))
+    assert res.json["series"]["profile"] == "netdev" and "sent to netdev@" in res.json["series"]["profile_reason"]
+
+
+def test_real_threads_pick_their_profile(check_json):
+    nf = check_json(CORPUS / "netfilter-devel/nf-socket-icmp6-use-after-scope.mbox").json["series"]
+    assert (nf["profile"], nf["profile_reason"]) == ("netfilter", "subject tag [nf]")
+    ip2 = check_json(CORPUS / "netdev/iproute2-v2-0-3-dcb-fixes.mbox").json["series"]
+    assert ip2["profile"] == "iproute2"
+    bpf = check_json(CORPUS / "netfilter-devel/bpf-nf-hook-migration-v2.mbox").json["series"]
+    assert bpf["profile"] == "bpf"
+    # Netfilter's own pull requests are [PATCH net]: netdev's tree, whatever list they went to.
+    assert check_json(CORPUS / "netfilter-devel/net-fixes-0-5-tested-closes-link.mbox").json["series"][
+        "profile"] == "netdev"
+    # A user-space patch with no tree tag, sent to netfilter-devel.
+    nft = check_json(CORPUS / "netfilter-devel/nft-parser-scope-0-3.mbox").json["series"]
+    assert (nft["profile"], nft["profile_reason"]) == ("netfilter", "sent to netfilter-devel@vger.kernel.org")
+
+
+def test_list_order_decides_between_lists(tmp_path, check_json):
+    to_nf = _single(tmp_path, "[PATCH] netfilter: foo", to="netfilter-devel@vger.kernel.org",
+                    cc="netdev@vger.kernel.org, linux-kernel@vger.kernel.org")
+    assert check_json(to_nf).json["series"]["profile"] == "netfilter"
+    to_lkml = _single(tmp_path, "[PATCH] netfilter: foo", to="Some One <x@example.org>, linux-kernel@vger.kernel.org",
+                      cc="netfilter-devel@vger.kernel.org", name="lkml.mbox")
+    assert check_json(to_lkml).json["series"]["profile"] == "generic"
+
+
+def test_profile_option_and_unknown_profile(tmp_path, check_json, cli):
+    mbox = _single(tmp_path, "[PATCH net] net: foo: fix bar")
+    res = check_json(mbox, "--profile", "generic")
+    assert res.json["series"]["profile"] == "generic" and res.json["series"]["profile_reason"] == "chosen with --profile"
+    bad = cli("check", str(mbox), "--profile", "nosuch")
+    assert bad.code == 2 and "unknown profile 'nosuch'" in bad.err and "Traceback" not in bad.err
+
+
+REPO_TOML = """\
+profile = "mlx"
+
+[profiles.mlx]
+extends = "netdev"
+description = "netdev, as the mlx driver team runs it"
+lists = ["mlx-dev@example.org"]
+
+[profiles.mlx.rules]
+disable = ["cover-letter-merge-text"]
+severity = {tree-mismatch = "error"}
+
+[profiles.mlx.settings]
+repost_min_hours = 48
+
+[profiles.can]
+description = "CAN: its own trees"
+lists = ["linux-can@vger.kernel.org"]
+paths = ["net/can/", "drivers/net/can/"]
+[[profiles.can.trees]]
+name = "can"
+kind = "fixes"
+pair = "can-next"
+[[profiles.can.trees]]
+name = "can-next"
+kind = "development"
+pair = "can"
+closed_in_merge_window = true
+"""
+
+
+def test_repository_toml_extends_and_adds_profiles(tmp_path):
+    repo = GitRepo(tmp_path / "repo")
+    (repo.path / ".reviewtool.toml").write_text(REPO_TOML)
+    profiles = load_profiles(repo.path)
+    mlx = profiles["mlx"]
+    assert [t.name for t in mlx.trees] == ["net", "net-next"]  # inherited
+    assert mlx.disabled == ("cover-letter-merge-text",) and mlx.severity["tree-mismatch"] == "error"
+    assert mlx.settings["repost_min_hours"] == 48 and mlx.settings["max_patches"] == 15
+    assert profiles["can"].tree("can-next").closed_in_merge_window
+    # The repository's default applies when no tag names a tree; a tag still wins.
+    p, why = select_profile(profiles, name=None, tags=(), recipients=("netdev@vger.kernel.org",), repo=repo.path)
+    assert p.name == "mlx" and why == "repository default (.reviewtool.toml profile)"
+    p, why = select_profile(profiles, name=None, tags=("can-next",), recipients=(), repo=repo.path)
+    assert p.name == "can" and why == "subject tag [can-next]"
+
+
+def test_git_config_names_the_default_profile(tmp_path, cli):
+    repo = GitRepo(tmp_path / "repo")
+    repo.git("config", "reviewtool.profile", "wireless")
+    mbox = _single(tmp_path, "[PATCH] wifi: foo: fix bar", to="someone@example.org")
+    res = cli("check", str(mbox), "--format", "json", "--repo", str(repo.path))
+    assert res.json["series"]["profile"] == "wireless"
+    assert res.json["series"]["profile_reason"] == "repository default (git config reviewtool.profile)"
+    repo.git("config", "reviewtool.profile", "nosuch")
+    bad = cli("check", str(mbox), "--repo", str(repo.path))
+    assert bad.code == 2 and "nosuch" in bad.err
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[profiles.x\n", "Expected"),
+    ('[profiles.x]\nextends = "nosuch"\n', "extends unknown profile"),
+    ('[[profiles.x.trees]]\nname = "t"\nkind = "stable"\n', "fixes or development"),
+    ('[[profiles.x.trees]]\nname = "t"\nkind = "fixes"\npair = "u"\n', "pairs with unknown tree"),
+    ('[profiles.x]\nlists = "one@example.org"\n', "must be a list"),
+])
+def test_malformed_repository_config_is_one_line_error(tmp_path, text, message):
+    repo = GitRepo(tmp_path / "repo")
+    (repo.path / ".reviewtool.toml").write_text(text)
+    with pytest.raises(ConfigError) as exc:
+        load_profiles(repo.path)
+    assert message in str(exc.value)
+
+
+def test_rules_command_shows_profiles_and_enabled_rules(tmp_path, cli, monkeypatch):
+    text = cli("rules").out
+    for name in ("netdev", "bpf", "wireless", "iproute2", "netfilter", "generic"):
+        assert f"  {name}  " in text
+    assert "tree net-next       development, ref net-next/main, closed during the merge window" in text
+    data = cli("rules", "--format", "json").json
+    profs = {p["name"]: p for p in data["profiles"]}
+    assert "tree-mismatch" in profs["netdev"]["enabled"] and "tree-mismatch" not in profs["generic"]["enabled"]
+    assert "cover-letter-merge-text" not in profs["netfilter"]["enabled"]
+    rule = next(r for r in data["rules"] if r["name"] == "fixes-missing")
+    assert rule["profiles"]["generic"] == "info" and rule["profiles"]["netdev"] == "error"
+    md = cli("rules", "--format", "markdown").out
+    assert "## Rules per profile" in md and "| `net-next-closed` | error | off |" in md
+    # A repository's profiles are listed too.
+    repo = GitRepo(tmp_path / "repo")
+    (repo.path / ".reviewtool.toml").write_text(REPO_TOML)
+    data = cli("rules", "--format", "json", "--repo", str(repo.path)).json
+    mlx = next(p for p in data["profiles"] if p["name"] == "mlx")
+    assert mlx["origin"].endswith(".reviewtool.toml") and "cover-letter-merge-text" not in mlx["enabled"]
+    monkeypatch.chdir(repo.path)
+    assert "  can  " in cli("rules").out
+
+
+def test_repository_profile_changes_the_review(tmp_path, cli):
+    repo = GitRepo(tmp_path / "repo")
+    (repo.path / ".reviewtool.toml").write_text(REPO_TOML)
+    mails = series_mails(2, tree="can-next", cover=True)
+    mbox = write(tmp_path, thread(*mails, start=datetime(2026, 2, 10, 9, 0, tzinfo=timezone.utc)), "can.mbox")
+    res = cli("check", str(mbox), "--format", "json", "--repo", str(repo.path))
+    assert res.json["series"]["profile"] == "can"
+    hit = next(f for f in res.json["findings"] if f["rule"] == "net-next-closed")
+    assert hit["message"].startswith("can-next was closed when this was posted")
