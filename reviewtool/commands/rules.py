@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Optional
 
 import typer
@@ -23,14 +24,27 @@ def rule_data(r: Rule, profiles) -> dict:
     }
 
 
+def profile_data(p, rules: list[dict]) -> dict:
+    """A profile as data: its trees and policies, and which rules it runs at which severity."""
+    return {"name": p.name, "description": p.description, "origin": p.origin, "lists": list(p.lists),
+            "trees": [{"name": t.name, "kind": t.kind, "ref": t.ref, "pair": t.pair,
+                       "closed_in_merge_window": t.closed_in_merge_window} for t in p.trees],
+            "settings": dict(p.settings), "disabled": list(p.disabled), "severity": dict(p.severity),
+            "enabled": [r["name"] for r in rules if r["name"] not in p.disabled]}
+
+
 def rules_command(
     name: Optional[str] = typer.Argument(None, help="A rule to explain."),
     fmt: str = typer.Option("text", "--format", "-f", help="text, markdown or json."),
+    repo: Optional[Path] = typer.Option(None, "--repo", help="Also list the profiles of this repository's "
+                                                             ".reviewtool.toml (default: the current directory's)."),
 ) -> int:
     """List every rule and profile, or explain one rule."""
     if fmt not in ("text", "markdown", "json"):
         raise InputError(f"--format {fmt!r}: use text, markdown or json")
-    profiles = load_profiles()
+    if repo is None and Path(".reviewtool.toml").is_file():
+        repo = Path(".")
+    profiles = load_profiles(repo)
     if name:
         r = get_rule(name)
         if r is None:
@@ -41,11 +55,7 @@ def rules_command(
         text = json.dumps(data, indent=2) + "\n" if fmt == "json" else render_template(f"rule.{fmt}.j2", rule=data)
     else:
         rules = [rule_data(r, profiles) for r in all_rules()]
-        profs = [{"name": p.name, "description": p.description,
-                  "trees": [{"name": t.name, "kind": t.kind, "ref": t.ref} for t in p.trees],
-                  "disabled": list(p.disabled), "severity": dict(p.severity),
-                  "enabled": [r["name"] for r in rules if r["name"] not in p.disabled]}
-                 for p in profiles.values()]
+        profs = [profile_data(p, rules) for p in profiles.values()]
         text = (json.dumps({"rules": rules, "profiles": profs}, indent=2) + "\n" if fmt == "json"
                 else render_template(f"rules.{fmt}.j2", rules=rules, profiles=profs))
     emit(text, fmt)
