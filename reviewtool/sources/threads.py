@@ -169,6 +169,10 @@ def split_reposts(msgs: list[EmailMessage]) -> tuple[list[EmailMessage], dict[in
     older: dict[int, list[EmailMessage]] = {}
     dropped: set[int] = set()
     for (revision, _), copies in groups.items():
+        # A diff-less answer to a copy is a reply that kept the subject (no `Re:`), not a posting.
+        ids = {message_id_of(m) for m in copies}
+        copies = [m for m in copies if not (_ids(header(m, "In-Reply-To"))[:1] and _ids(header(m, "In-Reply-To"))[0] in ids
+                                            and not _DIFF_RE.search(_text(m)))]
         if len(copies) < 2:
             continue
         copies = sorted(copies, key=lambda m: msg_date(m) or _EPOCH)  # stable: file order on ties
