@@ -188,8 +188,7 @@ def test_infra_signals(patch: Patch, *, is_test) -> list[Signal]:
         base = f.path.rsplit("/", 1)[-1]
         parts = f.path.split("/")
         if f.status == "added" and base in ("config", "Makefile", "settings"):
-            out.append(Signal("test-suite", "a new test suite", f"new file {f.path}",
-                              f"{f.path.rsplit('/', 1)[0]}/ (its own {base})"))
+            out.append(Signal("test-suite", "a new test suite", f"new file {f.path}", f.path.rsplit("/", 1)[0] + "/"))
         elif f.status == "added" and ("lib" in parts[:-1] or base.startswith("lib")):
             out.append(Signal("test-infra", "new test infrastructure", f"new file {f.path}", f.path))
         for n, line in _new_names(f, _TARGETS_RE):
