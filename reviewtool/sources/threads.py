@@ -64,12 +64,12 @@ class Thread:
         return max(dates, default=_EPOCH)
 
     def identity(self) -> set[tuple[str, str]]:
-        """Keys that identify the series across revisions: (summary, author) and change-id."""
+        """Keys that identify the series across revisions: (summary, author) of any of its mails
+        (a single patch may grow into a series, or lose its cover letter), and change-id."""
         keys: set[tuple[str, str]] = set()
         for m in self.patch_mails:
             s = parse_subject(header(m, "Subject"))
-            if s.counter in (None, 0, 1):
-                keys.add(("summary", normalized_summary(s) + "|" + header(m, "From").lower()))
+            keys.add(("summary", normalized_summary(s) + "|" + header(m, "From").lower()))
             cid = re.search(r"^change-id:\s*(\S+)", _text(m), re.M)
             if cid:
                 keys.add(("change-id", cid.group(1)))

@@ -1,0 +1,247 @@
+"""Commit message bodies: a description, commit references, the trailer block, the diff itself,
+and the base-commit a series is built on."""
+
+from __future__ import annotations
+
+import re
+
+from ..model.series import Patch
+from ..model.trailers import is_trailer_line, split_commit_message
+from .helpers import is_pull_request
+from .registry import Hit, rule
+
+_BLURB_RE = re.compile(r"\*\*\*\s*BLURB HERE\s*\*\*\*", re.I)
+# `commit <hex>` (5+ hex with a digit, so "commit added" is a word) and a bare 12-40 hex id.
+_COMMIT_REF_RE = re.compile(r"\b(commit)\s+(?=[0-9a-fA-F]*\d)([0-9a-fA-F]{5,})\b", re.I)
+_BARE_ID_RE = re.compile(r"(?<![\w/.:=@<\[+#-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])([0-9a-f]{12,40})(?![\w/.@>\]-])")
+_DESCRIPTION_RE = re.compile(r'\s*\("(.+?)"\)', re.S)
+# Lines where an id is written the way their own convention wants.
+_EXEMPT_LINE_RE = re.compile(
+    r"^\s*(>|(Link|Closes|Fixes|base-commit|prerequisite-[\w-]+|change-id|Patchwork|BugLink)\s*:"
+    r"|This reverts commit |\(cherry[ -]picked from commit |\[\s*upstream commit |upstream commit "
+    r"|commit [0-9a-f]{12,40} upstream\b|https?://)", re.I)
+# A pasted oops or log: ids in it are addresses and hashes, not commits (checkpatch does the same).
+_DUMP_RE = re.compile(r"(\[\s*\d+\.\d+\]|Call Trace:|\bRIP:|\bBUG:|\bWARNING:|\bCode:|\bRSP:|\bRAX:|Hardware name:"
+                      r"|Workqueue:|\+0x[0-9a-f]+/0x[0-9a-f]+|^\s*[0-9a-f]{8,16}:\s)", re.M)
+_FIXES_IN_PROSE_RE = re.compile(r"^\s*Fixes:\s*(commit\s+)?[0-9a-f]{5,}", re.I)
+
+
+def _description_lines(p: Patch) -> list[tuple[int, str]]:
+    """(line number, text) of the commit message above the trailer block, in-body headers excluded."""
+    parts = split_commit_message("\n".join(p.message_lines))
+    trailer_lines = {t.lineno for t in p.trailers}
+    first_trailer = min(trailer_lines, default=len(p.message_lines) + 1)
+    skip_head = 0
+    if parts.inbody_headers:
+        for n, line in enumerate(p.message_lines, 1):
+            if re.match(r"^(From|Subject|Date):\s", line):
+                skip_head = n
+            elif line.strip():
+                break
+    return [(n, line) for n, line in enumerate(p.message_lines, 1) if skip_head < n < first_trailer]
+
+
+@rule("commit-message-missing", family="body", severity="warning",
+      summary="A patch has no description besides its trailers (or a cover letter has no text)")
+def commit_message_missing(series, ctx):
+    """Why: The commit message is what remains of the discussion in git history: it says what the
+    problem is, why this change fixes it and how. Even a one-line fix needs a sentence; a reviewer
+    cannot judge a change whose reason is not written down.
+    Source: kernel submitting-patches ("Describe your changes"); checkpatch COMMIT_MESSAGE.
+    Bad:
+      [PATCH net] net: foo: fix leak
+
+      Signed-off-by: Jane Developer <jane@example.org>
+    Good:
+      [PATCH net] net: foo: fix leak
+
+      foo_open() allocates the ring but its error path returns without freeing it.
+      Free the ring when register_netdev() fails.
+
+      Signed-off-by: Jane Developer <jane@example.org>
+    """
+    if series.cover is not None and not series.cover.subject.pull:
+        text = series.cover.message
+        if _BLURB_RE.search(text) or not text.strip():
+            yield Hit("the cover letter has no text" if not text.strip() else
+                      "the cover letter still holds the `*** BLURB HERE ***` placeholder", patch=0,
+                      evidence=tuple(l for l in text.splitlines() if _BLURB_RE.search(l))[:1] or (series.cover.subject.raw,),
+                      advice="Describe the series in the cover letter: the problem, the approach, how it was "
+                             "tested; on netdev it becomes the merge commit's message.")
+    for p in series.patches:
+        if p.subject.pull or not p.diff.has_diff:
+            continue
+        if not any(line.strip() for _, line in _description_lines(p)):
+            yield Hit("the commit message has no description, only trailers" if p.trailers else
+                      "the commit message is empty", patch=p.counter, evidence=(p.subject.raw,),
+                      advice="Add a paragraph saying what is wrong, why, and how this patch fixes it, "
+                             "above the trailers.")
+
+
+def _dump_paragraph_lines(lines: list[tuple[int, str]]) -> set[int]:
+    """Line numbers of paragraphs that look like a pasted oops, register dump or log."""
+    out: set[int] = set()
+    para: list[tuple[int, str]] = []
+    for n, line in lines + [(0, "")]:
+        if line.strip():
+            para.append((n, line))
+            continue
+        if para and any(_DUMP_RE.search(l) for _, l in para):
+            out.update(k for k, _ in para)
+        para = []
+    return out
+
+
+def _reference_problem(window: str, hex_id: str, with_word: bool) -> str | None:
+    described = _DESCRIPTION_RE.match(window)
+    if with_word and len(hex_id) < 12:
+        return f"the id {hex_id} is abbreviated to {len(hex_id)} characters (12 or more are needed)"
+    if described:
+        return None
+    if with_word:
+        return f"commit {hex_id} is not followed by its subject in (\"...\")"
+    return f"{hex_id} looks like a commit id but is not written as commit <id> (\"subject\")"
+
+
+@rule("commit-reference-format", family="body", severity="warning",
+      summary="A commit named in the description is not written as commit <12+ hex> (\"subject\")")
+def commit_reference_format(series, ctx):
+    """Why: An abbreviated or bare id can become ambiguous as the tree grows and tells the reader
+    nothing; with its subject the reference survives rebases and backports, and reads on its own.
+    The reference may wrap over up to three lines. Link:, base-commit:, "This reverts commit" and a
+    stable backport's `commit <sha> upstream.` lines are written by their own conventions.
+    Source: kernel submitting-patches ("Describe your changes"); checkpatch GIT_COMMIT_ID.
+    Bad:
+      This was broken by commit 1234abcd, which moved the check.
+    Good:
+      This was broken by commit 1234abcd5678 ("net: foo: move the length check"), which moved
+      the check.
+    """
+    for p in series.patches:
+        if p.subject.pull:
+            continue
+        lines = _description_lines(p)
+        dumps = _dump_paragraph_lines(lines)
+        texts = [line for _, line in lines]
+        for i, (n, line) in enumerate(lines):
+            if _EXEMPT_LINE_RE.match(line):
+                continue
+            window_text = " ".join(t.strip() for t in texts[i:i + 3])
+            offset = len(line) - len(line.lstrip())  # window_text starts at the first non-blank
+            seen: set[int] = set()
+            for m in _COMMIT_REF_RE.finditer(line):
+                seen.update(range(m.start(2), m.end(2)))
+                problem = _reference_problem(window_text[m.end() - offset:], m.group(2), True)
+                if problem:
+                    yield _reference_hit(p, n, texts[i:i + 3], problem, m.group(2))
+            if n in dumps or line[:1].isspace():
+                continue  # indented text is quoted output: ids there are rarely commits
+            for m in _BARE_ID_RE.finditer(line):
+                if m.start(1) in seen:
+                    continue
+                problem = _reference_problem(window_text[m.end() - offset:], m.group(1), False)
+                if problem:
+                    yield _reference_hit(p, n, texts[i:i + 3], problem, m.group(1))
+
+
+def _reference_hit(p: Patch, lineno: int, context: list[str], problem: str, hex_id: str) -> Hit:
+    shown = [context[0]] + [l for l in context[1:2] if l.strip()]
+    return Hit(f"line {lineno}: {problem}", patch=p.counter, evidence=tuple(l.rstrip() for l in shown),
+               advice="Write the reference as `commit <12+ hex> (\"<its subject>\")`; "
+                      f"`git log -1 --abbrev=12 --format='commit %h (\"%s\")' {hex_id}` prints it.")
+
+
+@rule("trailer-block-broken", family="body", severity="warning",
+      summary="Blank lines or prose inside the trailer block, or a Fixes tag cut off from the trailers")
+def trailer_block_broken(series, ctx):
+    """Why: git, b4 and patchwork read trailers only from the last paragraph of the commit
+    message: a blank line or a line of prose inside it hides the trailers above it, and a Fixes
+    tag left in the description is invisible to the tools that route fixes to stable trees.
+    Source: git interpret-trailers; kernel submitting-patches; NIPA verify_fixes (isolated Fixes).
+    Bad:
+      Fixes: 1234abcd5678 ("net: foo: add bar")
+
+      Signed-off-by: Jane Developer <jane@example.org>
+    Good:
+      Fixes: 1234abcd5678 ("net: foo: add bar")
+      Signed-off-by: Jane Developer <jane@example.org>
+    """
+    for p in series.patches:
+        if p.subject.pull:
+            continue
+        parts = split_commit_message("\n".join(p.message_lines))
+        problems = list(parts.block_problems)
+        description = parts.prose.split("\n")
+        for line in description:
+            if _FIXES_IN_PROSE_RE.match(line):
+                problems.append(f"a Fixes tag sits in the description, away from the trailer block: {line.strip()!r}")
+        # A sign-off followed by more text (often a version log) is not in the last paragraph.
+        signoffs = [i for i, l in enumerate(description) if l.lower().startswith("signed-off-by:")]
+        if signoffs:
+            after = [l for l in description[signoffs[-1] + 1:] if l.strip() and not is_trailer_line(l)]
+            if after:
+                problems.append("text follows the Signed-off-by, so the trailers are not the last paragraph: "
+                                f"{after[0].strip()[:80]!r}")
+        for problem in problems:
+            yield Hit(f"trailer block: {problem}", patch=p.counter, evidence=_quote(problem),
+                      advice="Put every trailer (Fixes, Reported-by, Signed-off-by, ...) in one block of "
+                             "consecutive lines at the end of the commit message; version notes go below `---`.")
+
+
+def _quote(problem: str) -> tuple[str, ...]:
+    m = re.search(r"'(.*)'$", problem) or re.search(r"\"(.*)\"$", problem)
+    return (m.group(1),) if m else ()
+
+
+@rule("patch-corrupt", family="body", severity="error",
+      summary="The diff is missing, truncated or mangled: no usable hunk, or hunks that do not match their headers")
+def patch_corrupt(series, ctx):
+    """Why: A patch whose hunks were wrapped, stripped of their leading spaces or cut short by a
+    mail client does not apply; a diffstat announcing files that no hunk changes means the diff
+    was lost on the way. Neither can be reviewed as sent.
+    Source: kernel email-clients.rst; checkpatch CORRUPTED_PATCH / NOT_UNIFIED_DIFF; git apply.
+    Bad:
+      @@ -10,7 +10,7 @@ static int foo(struct net_device *dev)
+      -	err = bar(dev);
+      +	err = bar(dev,
+      0);
+    Good:
+      @@ -10,7 +10,7 @@ static int foo(struct net_device *dev)
+      -	err = bar(dev);
+      +	err = bar(dev, 0);
+    """
+    for p in series.patches:
+        problem = p.diff.problem
+        if problem:
+            # unidiff names the line it stumbled on after a colon; that line is the evidence.
+            m = re.search(r"(?:expected|found|source|target|header of): (.+)$", problem)
+            yield Hit(f"the diff is unusable: {problem}", patch=p.counter,
+                      evidence=(m.group(1),) if m else (p.subject.raw,),
+                      advice="Resend with git send-email (or b4 send) instead of pasting into a mail client, "
+                             "and check it with `git am` on a clean tree first.")
+
+
+@rule("base-commit-missing", family="body", severity="info",
+      summary="The cover letter (or patch 1 without one) names no base-commit")
+def base_commit_missing(series, ctx):
+    """Why: CI bots and maintainers need the commit the series was built on to apply and test it;
+    without it they guess a tree, and "does not apply" reports follow.
+    Source: kernel submitting-patches ("Providing base tree information"); git format-patch --base.
+    Bad:
+      [PATCH net-next 0/3] ...   (no base-commit: line anywhere)
+    Good:
+      base-commit: 0123456789abcdef0123456789abcdef01234567   (below the diffstat, via --base=auto)
+    """
+    first = series.first
+    if first is None or is_pull_request(series):  # request-pull names its base itself
+        return
+    where = 0 if series.has_cover else first.counter
+    if series.base_commit_raw and not series.base_commit:
+        yield Hit(f"base-commit: {series.base_commit_raw!r} is not a commit id", patch=where,
+                  evidence=(f"base-commit: {series.base_commit_raw}",),
+                  advice="Let `git format-patch --base=auto` (or b4 send) write the full 40-hex id of the base.")
+    elif not series.base_commit_raw:
+        yield Hit(f"{'the cover letter' if series.has_cover else 'patch 1'} names no base-commit", patch=where,
+                  evidence=(first.subject.raw,),
+                  advice="Generate the series with `git format-patch --base=auto` (set a branch upstream) "
+                         "or send it with b4, which add `base-commit: <sha>`.")

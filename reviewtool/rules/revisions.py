@@ -1,0 +1,249 @@
+"""Revisions: the version log of a vN posting, where it sits, review trailers carried from the
+previous revision, and reposts that change a patch without a new version number."""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+
+from ..model.series import Patch, Person, Series, Trailer
+from ..model.subject import normalized_summary
+from ..model.trailers import REVIEW_TRAILERS
+from .helpers import is_pull_request, patch_label, prose_lines, same_person
+from .registry import Hit, rule
+
+# A version note that names a version: "v2:", "Changes in v3", "v1 -> v2", "Since v2:", "[v3]".
+_VERSION_NOTE_RE = re.compile(
+    r"^\s*(?:[-*]\s*)?(?:\[?v\d+\]?\s*[:)\]]|v\d+\s*(?:->|-->|→|=>|\.\.|to|vs\.?|-)\s*v\d+\b|v\d+\s*$"
+    r"|(?:changes|changelog|change\s+log|revision\s+history)\b[^\n]{0,20}?\bv\d+\s*:?\s*$|since\s+v\d+\s*:?\s*$)",
+    re.I | re.M)
+# Looser, for "is there any log at all": also "Changes:", "Changes since the last version", "Changes from RFC".
+_ANY_LOG_RE = re.compile(
+    r"^\s*(?:[-*]\s*)?(?:changes|changelog|change\s+log)\b[^\n]{0,40}?(?::\s*$|\b(?:v\d+|rfc|previous|last|earlier)\b)",
+    re.I | re.M)
+_DROP_NOTE_RE = re.compile(
+    r"(?:drop|remov|omit|did\s*n[o']t\s+(?:carry|keep|add|pick)|not\s+(?:carried|kept|picked|added))\w*\b[^\n]{0,60}?"
+    r"\b(?:tags?|trailers?|reviewed-by|acked-by|tested-by|r-b|a-b|t-b|reviews?|acks?)\b"
+    r"|\b(?:tags?|trailers?|reviewed-by|acked-by|tested-by|r-b|a-b|t-b|reviews?|acks?)\b[^\n]{0,60}?"
+    r"\b(?:dropped|removed|omitted|not\s+(?:carried|kept|picked|added))", re.I)
+
+
+def _has_version_log(text: str, *, strict: bool) -> bool:
+    return bool(_VERSION_NOTE_RE.search(text) or (not strict and _ANY_LOG_RE.search(text)))
+
+
+@rule("changelog-missing", family="revisions", severity="warning",
+      summary="A v2+ posting says nowhere what changed since the previous version")
+def changelog_missing(series, ctx):
+    """Why: Reviewers of vN need to know what changed since v(N-1) to review only the difference
+    and to see that their comments were addressed; without a log they must diff the postings.
+    Source: kernel submitting-patches ("The canonical patch format"); maintainer-netdev ("Changes requested").
+    Bad:
+      [PATCH net-next v2 0/3] ...   (no "Changes in v2" anywhere)
+    Good:
+      ---
+      v2: check the length before the copy (Jakub)
+      v1: https://lore.kernel.org/r/20260101120000.1234-1-jane@example.org
+    """
+    if series.revision < 2 or series.first is None or is_pull_request(series):
+        return
+    if series.cover is None and series.missing:
+        return  # the log may be in a cover letter or patch that is not in the input
+    # A partial reroll reuses mails of the previous revision: only this revision's mails count.
+    mails = [m for m in series.all_mails if m.subject.revision == series.revision] or list(series.all_mails)
+    texts = [t for m in mails for t in (m.notes, m.message if m.is_cover else "")]
+    texts += ["\n".join(line for _, line in prose_lines(m)) for m in mails if not m.is_cover]  # above-cut has its own rule
+    if any(_has_version_log(t, strict=False) for t in texts):
+        return
+    where = mails[0]
+    yield Hit(f"v{series.revision} carries no change log: neither the cover letter nor the notes below "
+              "`---` say what changed since the previous version", patch=where.counter,
+              evidence=(where.subject.raw,),
+              advice=f"Add a per-version log (\"v{series.revision}: ...\", one line per change, with a lore link "
+                     "to the previous posting) to the cover letter, or below the `---` of a single patch.")
+
+
+@rule("changelog-above-cut", family="revisions", severity="warning",
+      summary="Version notes sit in the commit message instead of below the `---` line")
+def changelog_above_cut(series, ctx):
+    """Why: Everything above `---` becomes the commit message in git history; "v2: fixed the
+    typo" means nothing there. Notes for reviewers go below `---`, where git am drops them.
+    Source: kernel submitting-patches ("The canonical patch format"); checkpatch COMMIT_LOG_VERSIONING.
+    Bad:
+      Signed-off-by: Jane Developer <jane@example.org>
+
+      v2: check the length first
+      ---
+    Good:
+      Signed-off-by: Jane Developer <jane@example.org>
+      ---
+      v2: check the length first
+    """
+    for p in series.patches:
+        if p.subject.pull:
+            continue
+        hits = [(n, line) for n, line in prose_lines(p) if not line.startswith((" ", "\t", ">", "["))
+                and _VERSION_NOTE_RE.match(line)]
+        if hits:
+            yield Hit(f"version notes above `---` (line {hits[0][0]}) would end up in the commit message",
+                      patch=p.counter, evidence=tuple(line.strip() for _, line in hits[:3]),
+                      advice="Move the version notes below the `---` line (after the trailers), where reviewers "
+                             "see them and git am drops them.")
+
+
+def match_patch(old: Patch, candidates: tuple[Patch, ...]) -> Patch | None:
+    """The patch in `candidates` that is `old` in a later revision: same summary, else the only
+    one with the same patch-id (a reworded summary), else a similar summary in the same position."""
+    key = normalized_summary(old.subject)
+    for p in candidates:
+        if normalized_summary(p.subject) == key:
+            return p
+    same_id = [p for p in candidates if old.patch_id and p.patch_id == old.patch_id]
+    if len(same_id) == 1:
+        return same_id[0]
+    for p in candidates:
+        if p.counter == old.counter and SequenceMatcher(None, key, normalized_summary(p.subject)).ratio() >= 0.8:
+            return p
+    return None
+
+
+def _given(prev: Series, counter: int, before) -> list[tuple[Trailer, str]]:
+    """Review trailers given on `prev`'s mail `counter`: in the patch itself or in a reply by the
+    person named, sent before `before` (a reply the author could not have seen does not count)."""
+    out: list[tuple[Trailer, str]] = []
+    mail = prev.patch(counter)
+    if mail is not None:
+        out += [(t, f"in {patch_label(prev, counter)} of v{prev.revision}") for t in mail.trailers
+                if t.key in REVIEW_TRAILERS and t.person]
+    for r in prev.replies:
+        if r.counter != counter or (before and r.date and r.date > before):
+            continue
+        out += [(t, f"in a reply on v{prev.revision} <{r.msgid}>") for t in r.trailers
+                if t.key in REVIEW_TRAILERS and t.person and same_person(t.person, r.author)]
+    return out
+
+
+def _carried(person: Person, mails: tuple[Patch, ...]) -> bool:
+    return any(t.key in REVIEW_TRAILERS and same_person(t.person, person) for m in mails for t in m.trailers)
+
+
+def _explained(person: Person, texts: list[str]) -> bool:
+    """The notes say something about dropping tags, or name the reviewer: trust them."""
+    names = [w for w in re.split(r"\s+", person.name) if len(w) >= 3]
+    for text in texts:
+        if _DROP_NOTE_RE.search(text) or (person.email and person.email.lower() in text.lower()):
+            return True
+        if any(re.search(rf"\b{re.escape(w)}\b", text, re.I) for w in names):
+            return True
+    return False
+
+
+@rule("trailers-not-carried", family="revisions", severity="warning",
+      summary="A Reviewed-by/Acked-by/Tested-by given on the previous revision is missing, with no note why")
+def trailers_not_carried(series, ctx):
+    """Why: Review tags received on the list belong in the next version unless the patch changed
+    substantially; a silently dropped tag loses the reviewer's work and makes them review again,
+    and a deliberately dropped one should say so below `---`.
+    Source: kernel submitting-patches ("Reviewer's statement of oversight", "Using Reported-by:,
+    Tested-by:, Reviewed-by:, Suggested-by: and Fixes:"); b4 trailers -u.
+    Bad:
+      v2 2/3 got "Reviewed-by: Simon Horman <horms@kernel.org>"; v3 2/3 has no such line and its
+      notes do not mention it
+    Good:
+      v3 2/3 carries "Reviewed-by: Simon Horman <horms@kernel.org>", or says below `---`:
+      "dropped Simon's Reviewed-by: the locking changed"
+    """
+    if not series.earlier:
+        return
+    prev = series.earlier[-1]
+    cover_texts = [series.cover.message, series.cover.notes] if series.cover else []
+    all_mails = series.all_mails
+    for old in prev.patches:
+        new = match_patch(old, series.patches)
+        if new is None or new.msgid == old.msgid:  # a partial reroll reuses the earlier mail itself
+            continue
+        changed = bool(old.patch_id and new.patch_id and old.patch_id != new.patch_id)
+        for t, where in _given(prev, old.counter, new.date):
+            if same_person(t.person, new.author) or _carried(t.person, (new,)) or _explained(t.person, [new.notes] + cover_texts):
+                continue
+            yield Hit(f"{t.name} from {t.person} given on v{prev.revision} is missing from v{series.revision}"
+                      + (" (the patch changed since)" if changed else ""), patch=new.counter,
+                      evidence=(t.line, where),
+                      advice=f"Add `{t.name}: {t.person}` to the patch, or say below `---` why it was dropped "
+                             "(e.g. the patch changed substantially since it was given).")
+    # Tags given to the whole series on the previous cover letter.
+    if prev.cover is not None and series.cover is not None and series.cover.msgid != prev.cover.msgid:
+        for t, where in _given(prev, 0, series.cover.date):
+            if _carried(t.person, all_mails) or _explained(t.person, cover_texts):
+                continue
+            yield Hit(f"{t.name} from {t.person} given to the whole v{prev.revision} is missing from every "
+                      f"v{series.revision} patch", patch=0, evidence=(t.line, where),
+                      advice=f"Add `{t.name}: {t.person}` to the patches it covers, or say in the cover "
+                             "letter why it was dropped.")
+
+
+def _diff_signature(p: Patch) -> tuple:
+    return tuple((f.path, f.status, f.added_lines, f.removed_lines) for f in p.diff.files)
+
+
+def _first_difference(old: Patch, new: Patch) -> str:
+    old_lines = {(f.path, "+" + l) for f in old.diff.files for l in f.added_lines}
+    old_lines |= {(f.path, "-" + l) for f in old.diff.files for l in f.removed_lines}
+    new_lines = [(f.path, "+" + l) for f in new.diff.files for l in f.added_lines]
+    new_lines += [(f.path, "-" + l) for f in new.diff.files for l in f.removed_lines]
+    for path, line in new_lines:
+        if (path, line) not in old_lines:
+            return f"new in the later posting, {path}: {line[0]}{line[1:].strip()[:100]}"
+    old_paths = {f.path for f in old.diff.files} ^ {f.path for f in new.diff.files}
+    return f"files differ: {', '.join(sorted(old_paths))}" if old_paths else "lines were dropped from the diff"
+
+
+def _prose(p: Patch) -> str:
+    return " ".join(p.message.split())
+
+
+def _repost_hit(series: Series, old: Patch, new: Patch) -> Hit | None:
+    """A finding when `new` reposts `old` under the same version with its diff or description changed."""
+    if not (old.diff.files and new.diff.files):
+        return None
+    changes = [what for what, differs in (("the diff", _diff_signature(old) != _diff_signature(new)),
+                                          ("the commit message", _prose(old) != _prose(new))) if differs]
+    if not changes:
+        return None
+    what = " and ".join(changes)
+    label = patch_label(series, new.counter)
+    message = (f"the RESEND of {label} changes {what}" if new.subject.resend else
+               f"{label} was posted again as v{series.revision} with {what} changed")
+    detail = _first_difference(old, new) if "the diff" in changes else "the description was reworded"
+    return Hit(message, patch=new.counter,
+               evidence=(f"earlier: {old.subject.raw} <{old.msgid}>", f"later: {new.subject.raw} <{new.msgid}>", detail),
+               advice=f"Post the changed patch as v{series.revision + 1} with a note below `---` saying what "
+                      "changed; keep RESEND for reposting an unchanged patch.")
+
+
+@rule("version-not-bumped", family="revisions", severity="warning",
+      summary="A changed patch was reposted under the same version number (or as a RESEND)")
+def version_not_bumped(series, ctx):
+    """Why: Reviewers, patchwork and b4 tell postings apart by their vN: two different patches
+    under one number mean a maintainer may apply the old one, and review comments land on the
+    wrong copy. RESEND is for an unchanged patch only; any change makes a new version.
+    Source: kernel submitting-patches ("Don't get discouraged - or impatient", RESEND);
+    maintainer-netdev ("Resending after review").
+    Bad:
+      [PATCH net 1/2] foo: fix bar      (Monday)
+      [PATCH net 1/2] foo: fix bar      (Tuesday, with a changed hunk)
+    Good:
+      [PATCH net v2 1/2] foo: fix bar   (Tuesday, "v2: ..." below ---)
+    """
+    chains: dict[int, list[Patch]] = {}
+    for old in series.reposts:
+        chains.setdefault(old.counter, []).append(old)
+    for counter, olds in sorted(chains.items()):
+        latest = series.patch(counter)
+        if latest is None or latest.is_cover:
+            continue
+        postings = olds + [latest]  # oldest first: compare each posting with the next
+        for old, new in zip(postings, postings[1:]):
+            hit = _repost_hit(series, old, new)
+            if hit:
+                yield hit

@@ -1,0 +1,127 @@
+"""Subject lines: the `[PATCH ...]` prefix, the `subsystem:` prefix, the summary's length and the
+cover letter's `[PATCH ... 0/N]` form."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..model.series import Patch, Series
+from .registry import Hit, Severity, rule
+
+_PLACEHOLDER_RE = re.compile(r"\*\*\*\s*SUBJECT HERE\s*\*\*\*", re.I)
+_REVERT_RE = re.compile(r"^(Revert|Reapply)\s+\"", re.I)
+_COUNTERISH_RE = re.compile(r"(^|,)(v\d+|\d+/\d+)(,|$)", re.I)
+_FORMAT_ADVICE = ("Let git format-patch write the prefix (`git format-patch -v N --subject-prefix='PATCH tree'`) "
+                  "or send with b4, which both produce `[PATCH tree vN M/N] subsystem: summary`.")
+
+
+@dataclass(frozen=True)
+class _Problem:
+    kind: str  # "prefix" | "subsystem" | "length" | "order" | "cover"
+    counter: int
+    message: str
+    evidence: tuple[str, ...]
+    advice: str
+    severity: Severity | None = None
+
+
+def _prefix_problem(p: Patch) -> str | None:
+    """Why the `[PATCH ...]` prefix is missing or garbled; None when it reads as a patch prefix."""
+    s = p.subject
+    if not s.raw.strip():
+        return "the mail has no subject"
+    if not s.brackets:
+        if s.summary.startswith("[") and "]" not in s.summary:
+            return "the prefix bracket is never closed"
+        if re.search(r"\[\s*(PATCH|RFC)\b", s.summary, re.I):
+            return "the [PATCH] prefix is not at the start of the subject"
+        return "no [PATCH] prefix"
+    if not s.is_patch:
+        # patchwork writes its stored prefixes back comma-joined (`[net,v2,1/2]`) without PATCH:
+        # that is the archive's rendering, not what the author sent.
+        if any("," in b and _COUNTERISH_RE.search(b.replace(" ", "")) for b in s.brackets):
+            return None
+        return f"no PATCH keyword in the prefix [{'] ['.join(s.brackets)}]"
+    if not s.summary:
+        return "nothing follows the prefix"
+    if s.summary.startswith(":"):
+        return "a colon follows the prefix bracket"
+    return None
+
+
+def _patch_problems(series: Series, p: Patch, ctx) -> list[_Problem]:
+    s = p.subject
+    out: list[_Problem] = []
+    prefix = _prefix_problem(p)
+    if prefix:
+        message = prefix if not s.raw.strip() else f"garbled subject prefix: {prefix}"
+        out.append(_Problem("prefix", p.counter, message, (s.raw,), _FORMAT_ADVICE))
+    for problem in s.problems:
+        m = re.match(r"'(.+)' placed before PATCH", problem)
+        # `[iptables PATCH]`, `[qemu-web PATCH]` are accepted conventions of their lists; only a
+        # tree of the target project's own (`[net-next PATCH]`) is out of place.
+        if m and ctx.profile.tree(m.group(1)):
+            out.append(_Problem("order", p.counter, f"the tree tag '{m.group(1)}' is placed before PATCH",
+                                (s.raw,), f"Write `[PATCH {m.group(1)} ...]`: tools that route patches by "
+                                          "tree (patchwork, NIPA) read the tag after PATCH."))
+    summary = s.summary.strip()
+    if not summary or prefix or s.pull:
+        return out
+    if (ctx.setting("subject_subsystem", True) and not s.subsystem and not _REVERT_RE.match(summary)):
+        out.append(_Problem("subsystem", p.counter, "the summary has no `subsystem:` prefix", (s.raw,),
+                            "Start the summary with the area it changes, as earlier commits to the same files "
+                            "do (`git log --oneline -- <file>`), e.g. `net: sched: fix ...`."))
+    limit = ctx.setting("subject_max")
+    # A revert's summary is the reverted commit's, quoted: its length is not the author's choice.
+    if limit and len(summary) > int(limit) and not _REVERT_RE.match(summary):
+        out.append(_Problem("length", p.counter, f"the summary is {len(summary)} characters long; the "
+                            f"{ctx.profile.name} limit is {limit}", (summary,),
+                            "Shorten the summary to say what the patch does; details belong in the body."))
+    return out
+
+
+def _cover_problems(series: Series, cover: Patch) -> list[_Problem]:
+    s = cover.subject
+    if s.pull or s.problems:  # a garbled counter is series-numbering's to report
+        return []
+    if _PLACEHOLDER_RE.search(s.raw) or not s.summary.strip():
+        return [_Problem("cover", 0, "the cover letter has no subject: it still reads "
+                         f"{s.raw!r}", (s.raw,), "Write a one-line summary of the series into the "
+                         "`[PATCH 0/N]` subject before sending.", Severity.ERROR)]
+    if s.counter != 0 or not s.is_patch:
+        want = f"[PATCH{' v%d' % series.revision if series.revision > 1 else ''} 0/{s.expected or series.expected}]"
+        return [_Problem("cover", 0, f"the cover letter's subject is not of the form `{want} summary`",
+                         (s.raw,), "Generate the cover letter with `git format-patch --cover-letter` (or b4 "
+                                   f"send) so its subject reads `{want} <summary of the series>`.")]
+    return []
+
+
+@rule("subject-format", family="subject", severity="warning",
+      summary="Garbled [PATCH] prefix, no `subsystem:` prefix, a summary too long, or a bad cover subject")
+def subject_format(series, ctx):
+    """Why: The subject becomes the commit's one-line summary and is how maintainers, patchwork and
+    `git log --oneline` find the change: the `[PATCH ...]` prefix routes it (tree, version,
+    position), the `subsystem:` prefix says where it lands, and a long summary is cut everywhere.
+    A cover letter is recognized by its `[PATCH 0/N]` subject.
+    Source: kernel submitting-patches ("The canonical patch format"); checkpatch; NIPA series_format.
+    Bad:
+      [PATCH net-next 2/3]: Add the missing check to the frobnicator receive path for short packets
+      [net-next PATCH] fix leak
+    Good:
+      [PATCH net-next 2/3] net: frob: drop short packets in the receive path
+    """
+    problems: list[_Problem] = []
+    if series.cover is not None:
+        problems += _cover_problems(series, series.cover)
+    for p in series.patches:
+        problems += _patch_problems(series, p, ctx)
+    # One series-level note when every patch shares a prefix problem, instead of one per patch.
+    for kind in ("prefix", "subsystem"):
+        same = [x for x in problems if x.kind == kind and x.counter != 0]
+        if len(series.patches) > 1 and len(same) == len(series.patches) and len({x.message for x in same}) == 1:
+            problems = [x for x in problems if x not in same]
+            yield Hit(f"{same[0].message} (all {len(same)} patches)",
+                      evidence=tuple(e for x in same for e in x.evidence), advice=same[0].advice)
+    for x in problems:
+        yield Hit(x.message, patch=x.counter, evidence=x.evidence, advice=x.advice, severity=x.severity)

@@ -1,0 +1,208 @@
+"""Revision rules on real revision chains (netfilter-devel, patchwork, patchew, b4) and on threads
+built with mailfactory: changelog-missing, changelog-above-cut, trailers-not-carried,
+version-not-bumped; plus the adapter and thread selection they rely on (earlier revisions,
+older postings of one revision, prefixes b4 misreads)."""
+
+from datetime import datetime, timezone
+
+from conftest import CORPUS
+from mailfactory import DEFAULT_DIFF, Mail, cover_body, patch_body, series_mails, thread, write
+
+NF = CORPUS / "netfilter-devel"
+DAY1 = datetime(2026, 11, 2, 10, 0, tzinfo=timezone.utc)
+DAY2 = datetime(2026, 11, 3, 10, 0, tzinfo=timezone.utc)
+DAY3 = datetime(2026, 11, 4, 10, 0, tzinfo=timezone.utc)
+REVIEW = "Reviewed-by: Simon Reviewer <simon@example.org>"
+
+
+def hits(res, rule, patch="any"):
+    return [f for f in res.json["findings"] if f["rule"] == rule and (patch == "any" or f["patch"] == patch)]
+
+
+def concat(tmp_path, *names, out="chain.mbox"):
+    path = tmp_path / out
+    path.write_bytes(b"".join((NF / n).read_bytes() for n in names))
+    return path
+
+
+def reply(subject, parent_msgid, text, sender="Simon Reviewer <simon@example.org>", date=None):
+    return Mail(f"Re: {subject}", text, sender=sender, in_reply_to=parent_msgid, date=date)
+
+
+# adapter and thread selection -------------------------------------------------------------------
+
+def test_comma_forms_b4_misreads_are_reviewed(tmp_path, check_json):
+    # b4 does not split `0/6,v3` or `nft,v2` at the comma; the adapter hands it canonical prefixes.
+    res = check_json(NF / "net-next-updates-0-6-comma-v3.mbox")
+    assert res.json["series"]["revision"] == 3 and res.json["series"]["received"] == [1, 2, 3, 4, 5, 6]
+    chain = check_json(concat(tmp_path, "nft-parser-json-netdev-v1.mbox", "nft-parser-json-netdev-v2.mbox",
+                              "nft-parser-json-netdev-v3.mbox"))
+    assert chain.json["series"]["revision"] == 3 and chain.json["series"]["earlier_revisions"] == [1, 2]
+    assert chain.json["series"]["full_subject"] == "[PATCH nft,v3] parser_json: fix device parsing in netdev family"
+
+
+def test_single_patch_that_grew_into_a_series_is_one_chain(tmp_path, check_json):
+    # nat-port-remap: [PATCH nf] -> [PATCH nf-next v2 0/2] -> [PATCH nf v3] -> [PATCH nf-next v4 0/2].
+    res = check_json(concat(tmp_path, *(f"nat-port-remap-{n}" for n in
+                                        ("1-nf-v1.mbox", "2-nf-next-v2.mbox", "3-nf-v3.mbox", "4-nf-next-v4.mbox"))))
+    assert res.json["series"]["revision"] == 4 and res.json["series"]["earlier_revisions"] == [1, 2, 3]
+
+
+def test_older_posting_of_the_same_revision_comes_along_but_not_a_newer_one(tmp_path, check_json):
+    first = series_mails(2)
+    second = series_mails(2, bodies={1: patch_body(diff=DEFAULT_DIFF.replace("bar(dev, 0)", "bar(dev, 1)"))})
+    text = (thread(*first, start=DAY1, domain="one.example.org") + "\n"
+            + thread(*second, start=DAY2, domain="two.example.org"))
+    path = write(tmp_path, text)
+    assert hits(check_json(path), "version-not-bumped", 1)
+    older_root = "20261102100000.1000-0-jane@one.example.org"
+    assert hits(check_json(path, "--msgid", older_root), "version-not-bumped") == []
+
+
+# changelog-missing ------------------------------------------------------------------------------
+
+def test_changelog_present_real(check_json):
+    for path in (NF / "nf-next-ipvs-cleanups-v3.mbox",  # "Changes in v3:" in the cover letter
+                 NF / "patchv2-nf-sctp-timeout.mbox",  # "v1->v2:" below ---
+                 NF / "net-next-updates-0-6-comma-v3.mbox",  # a pull request: its cover describes a branch
+                 CORPUS / "netdev/iproute2-v2-0-3-dcb-fixes.mbox"):
+        assert hits(check_json(path), "changelog-missing") == [], path
+
+
+def test_changelog_missing_real(check_json):
+    # patchew's quorum patch: [PATCH v2] with nothing below --- and no cover letter.
+    found = hits(check_json(CORPUS / "patchew/0009-obsolete-by.mbox.gz"), "changelog-missing")
+    assert len(found) == 1 and found[0]["patch"] == 1 and "v2 carries no change log" in found[0]["message"]
+
+
+def test_changelog_missing_built_and_silent_when_patches_are_missing(tmp_path, check_json):
+    res = check_json(write(tmp_path, thread(*series_mails(2, version=2))))
+    assert [f["patch"] for f in hits(res, "changelog-missing")] == [0]
+    noted = series_mails(2, version=2)
+    noted[0].body = cover_body(notes="Changes in v2:\n- check the length first")
+    assert hits(check_json(write(tmp_path, thread(*noted), "noted.mbox")), "changelog-missing") == []
+    # Patch 1 of 8 alone (no cover letter): the log may be in the mails that did not arrive.
+    assert hits(check_json(CORPUS / "nipa/good.mbox"), "changelog-missing") == []
+
+
+# changelog-above-cut ----------------------------------------------------------------------------
+
+def test_changelog_above_cut_real(check_json):
+    res = check_json(NF / "nat-port-remap-3-nf-v3.mbox")
+    found = hits(res, "changelog-above-cut", 1)
+    assert found and found[0]["evidence"] == ["v3: no need to call tuple_force_port_remap if already in random mode"]
+
+
+def test_changelog_below_cut_real(check_json):
+    for name in ("nf-next-ipvs-cleanups-v3.mbox", "patchv2-nf-sctp-timeout.mbox", "bpf-nf-hook-migration-v2.mbox"):
+        assert hits(check_json(NF / name), "changelog-above-cut") == [], name
+
+
+def test_changelog_above_cut_built(tmp_path, check_json):
+    message = """\
+        The foo path returns early without bar's flags. Pass the flags.
+
+        Changes since v1:
+        - pass the flags in the error path too"""
+    res = check_json(write(tmp_path, thread(Mail("[PATCH net v2] net: foo: pass the flags",
+                                                 patch_body(message=message)))))
+    assert hits(res, "changelog-above-cut", 1)[0]["evidence"] == ["Changes since v1:"]
+    # IPv4 and versions named in prose are not version notes.
+    prose = ("The IPv4 path returns early since v6.1, and the changes in v5.19 broke it.\n"
+             "Since v6.2 the flags are lost as well.")
+    res = check_json(write(tmp_path, thread(Mail("[PATCH net] net: foo: pass the flags", patch_body(message=prose))),
+                           "prose.mbox"))
+    assert hits(res, "changelog-above-cut") == []
+
+
+# trailers-not-carried ---------------------------------------------------------------------------
+
+def test_trailers_carried_real_v2_to_v3(tmp_path, check_json):
+    # Horatiu's Reviewed-by on all four v2 patches is in every v3 patch.
+    res = check_json(concat(tmp_path, "nf-next-ipvs-cleanups-v1.mbox", "nf-next-ipvs-cleanups-v2.mbox",
+                            "nf-next-ipvs-cleanups-v3.mbox"))
+    assert res.json["series"]["earlier_revisions"] == [1, 2]
+    assert hits(res, "trailers-not-carried") == []
+
+
+def test_trailers_not_carried_real_v2_to_v3(tmp_path, check_json):
+    # Eric Garver acked v2 2/2 an hour before v3 was posted; v3 does not carry it or say why.
+    path = concat(tmp_path, "nat-port-remap-1-nf-v1.mbox", "nat-port-remap-2-nf-next-v2.mbox",
+                  "nat-port-remap-3-nf-v3.mbox", "nat-port-remap-4-nf-next-v4.mbox")
+    found = hits(check_json(path, "--revision", "3"), "trailers-not-carried")
+    assert len(found) == 1 and found[0]["patch"] == 1
+    assert found[0]["message"] == ("Acked-by from Eric Garver <eric@garver.life> given on v2 is missing from v3 "
+                                   "(the patch changed since)")
+    assert found[0]["evidence"] == ["Acked-by: Eric Garver <eric@garver.life>",
+                                    "in a reply on v2 <YbtJoQ0yee1J+xPA@egarver.remote.csb>"]
+    # v4 carries Phil's Acked-by from v3: nothing to say.
+    assert hits(check_json(path), "trailers-not-carried") == []
+
+
+def _two_revisions(tmp_path, v2_notes="", review_date=DAY2, name="revs.mbox"):
+    v1 = series_mails(2, tree="net-next")
+    patch2 = "20261102100000.1002-2-jane@v1.example.org"
+    review = reply(v1[2].subject, patch2, "> quoted\n\nLooks good.\n\n" + REVIEW, date=review_date)
+    v2 = series_mails(2, tree="net-next", version=2, bodies={2: patch_body(notes=v2_notes or "v2: no change")})
+    v2[0].body = cover_body(notes="Changes in v2:\n- reword patch 1")
+    text = thread(*v1, review, start=DAY1, domain="v1.example.org")
+    return write(tmp_path, text + "\n" + thread(*v2, start=DAY3, domain="v2.example.org"), name)
+
+
+def test_trailers_not_carried_built(tmp_path, check_json):
+    res = check_json(_two_revisions(tmp_path))
+    found = hits(res, "trailers-not-carried")
+    assert [f["patch"] for f in found] == [2]
+    assert found[0]["evidence"][0] == REVIEW and "Add `Reviewed-by: Simon Reviewer" in found[0]["advice"]
+
+
+def test_trailers_dropped_with_a_note_or_given_too_late(tmp_path, check_json):
+    noted = _two_revisions(tmp_path, v2_notes="v2: dropped Simon's Reviewed-by, the locking changed", name="n.mbox")
+    assert hits(check_json(noted), "trailers-not-carried") == []
+    # The review arrived after v2 was posted: the author could not carry it.
+    late = _two_revisions(tmp_path, review_date=datetime(2026, 11, 5, tzinfo=timezone.utc), name="late.mbox")
+    assert hits(check_json(late), "trailers-not-carried") == []
+
+
+def test_trailers_partial_reroll_reuses_mails(check_json):
+    # b4's partial reroll: v3 re-sends only 2/2; the v2 cover and 1/2 are reused, so only 2/2 counts.
+    found = hits(check_json(CORPUS / "b4/trailers-followup-partial-reroll.mbox"), "trailers-not-carried")
+    assert [f["patch"] for f in found] == [2] and "(the patch changed since)" in found[0]["message"]
+
+
+# version-not-bumped -----------------------------------------------------------------------------
+
+def test_version_not_bumped_real(check_json):
+    # patchwork's "v2 posted with no version label": a new thread, same [PATCH 0/2], changed diffs.
+    res = check_json(CORPUS / "patchwork/series/revision-unlabeled.mbox")
+    found = hits(res, "version-not-bumped")
+    assert [f["patch"] for f in found] == [1, 2]
+    assert "was posted again as v1 with the diff" in found[0]["message"]
+    assert found[0]["evidence"][0] == ("earlier: [PATCH 1/2] test: Add some lorem ipsum "
+                                       "<1473632524-8585-2-git-send-email-stephenfinucane@gmail.com>")
+    assert found[0]["evidence"][2].startswith("new in the later posting, test.txt: +")
+    assert "v2" in found[0]["advice"]
+    # The same, resent in reply to the first posting (one thread): reviewed as one series, not 4 patches.
+    threaded = check_json(CORPUS / "patchwork/series/bugs-nocover-noversion.mbox")
+    assert threaded.json["series"]["received"] == [1, 2]
+    assert [f["patch"] for f in hits(threaded, "version-not-bumped")] == [1, 2]
+
+
+def test_identical_reposts_are_not_version_bumps(check_json):
+    # The same [PATCH v2 1/4] sent three times, unchanged.
+    assert hits(check_json(CORPUS / "patchwork/series/bugs-spamming.mbox"), "version-not-bumped") == []
+
+
+def test_resend_with_a_changed_diff(tmp_path, check_json):
+    first = Mail("[PATCH net] net: foo: pass the flags", patch_body(), date=DAY1)
+    changed = Mail("[PATCH RESEND net] net: foo: pass the flags",
+                   patch_body(diff=DEFAULT_DIFF.replace("bar(dev, 0)", "bar(dev, 2)")), date=DAY2)
+    res = check_json(write(tmp_path, thread(first, domain="a.example.org") + "\n"
+                           + thread(changed, start=DAY2, domain="b.example.org")))
+    found = hits(res, "version-not-bumped", 1)
+    assert found and found[0]["message"] == "the RESEND of patch 1/1 changes the diff"
+    assert found[0]["evidence"][2] == "new in the later posting, net/core/dev.c: +err = bar(dev, 2);"
+    same = Mail("[PATCH RESEND net] net: foo: pass the flags", patch_body(), date=DAY2)
+    res = check_json(write(tmp_path, thread(first, domain="a.example.org") + "\n"
+                           + thread(same, start=DAY2, domain="b.example.org"), "same.mbox"))
+    assert hits(res, "version-not-bumped") == []

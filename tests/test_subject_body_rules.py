@@ -1,0 +1,239 @@
+"""Subject and body rules on real list traffic (fixtures/corpus) and on netdev-style threads built
+with mailfactory: subject-format, commit-message-missing, commit-reference-format,
+trailer-block-broken, patch-corrupt, base-commit-missing."""
+
+from conftest import CORPUS
+from mailfactory import DEFAULT_DIFF, Mail, cover_body, patch_body, series_mails, thread, write
+
+NF = CORPUS / "netfilter-devel"
+
+
+def hits(res, rule, patch="any"):
+    return [f for f in res.json["findings"] if f["rule"] == rule and (patch == "any" or f["patch"] == patch)]
+
+
+def single(tmp_path, subject, body=None, name="p.mbox", **kw):
+    return write(tmp_path, thread(Mail(subject, body if body is not None else patch_body(**kw))), name)
+
+
+# subject-format ---------------------------------------------------------------------------------
+
+def test_subject_clean_real_series(check_json):
+    res = check_json(NF / "nf-next-ipvs-cleanups-v3.mbox")
+    assert hits(res, "subject-format") == []
+
+
+def test_subject_missing_subsystem_reported_once_for_the_series(check_json):
+    # b4's test series: "[PATCH 1/4] Remove line 2 from file2" ... none has a `subsystem:` prefix.
+    res = check_json(CORPUS / "b4/shazam-git1-just-series.mbox")
+    found = hits(res, "subject-format")
+    assert len(found) == 1 and found[0]["patch"] is None
+    assert "subsystem:" in found[0]["message"] and "all 4 patches" in found[0]["message"]
+    assert "[PATCH 3/4] Add some paragraphs to lipsum" in found[0]["evidence"]
+
+
+def test_subject_too_long_uses_the_profile_limit(check_json):
+    res = check_json(NF / "net-fixes-0-5-tested-closes-link.mbox")
+    long = hits(res, "subject-format", 2)
+    assert long and "82 characters" in long[0]["message"] and "limit is 75" in long[0]["message"]
+    assert long[0]["evidence"] == ["selftests: netfilter: nft_concat_range.sh: prefer per element counters for testing"]
+    assert hits(res, "subject-format", 1) == []  # "netfilter: nf_set_pipapo_avx2: fix initial map fill"
+
+
+def test_subject_length_of_a_revert_is_not_the_authors_choice(check_json):
+    res = check_json(NF / "nat-port-remap-5-revert.mbox")
+    assert not any("characters long" in f["message"] for f in hits(res, "subject-format"))
+
+
+def test_subject_prefix_garbled_or_missing(tmp_path, check_json):
+    colon = check_json(single(tmp_path, "[PATCH net]: net: foo: fix the bar path"))
+    assert "a colon follows the prefix bracket" in hits(colon, "subject-format", 1)[0]["message"]
+    unclosed = check_json(single(tmp_path, "[PATCH net net: foo: fix the bar path", name="u.mbox"))
+    assert "never closed" in hits(unclosed, "subject-format", 1)[0]["message"]
+    # A real mail with a diff but no [PATCH] prefix at all.
+    real = check_json(CORPUS / "patchwork/mail/0013-with-utf8-body.mbox")
+    found = hits(real, "subject-format", 1)
+    assert found and "no [PATCH] prefix" in found[0]["message"]
+    assert found[0]["evidence"] == ["MAINTAINERS: Update entry for BCM5301X ARM"]
+
+
+def test_subject_patchwork_rendering_is_not_blamed_on_the_author(check_json):
+    # patchwork writes prefixes back comma-joined without PATCH: `[net,v2,2/2]`.
+    res = check_json(CORPUS / "patchwork/series/base-no-references.mbox")
+    assert res.json["series"]["revision"] == 2
+    assert not any("prefix" in f["message"] for f in hits(res, "subject-format"))
+
+
+def test_subject_project_tag_before_patch(tmp_path, check_json):
+    # `[iptables PATCH]` is netfilter userspace's accepted form: silent.
+    assert not any("before PATCH" in f["message"]
+                   for f in hits(check_json(NF / "iptables-covscan-fixes-0-6.mbox"), "subject-format"))
+    # A netdev tree tag before PATCH is out of place for the tools that route by tree.
+    res = check_json(single(tmp_path, "[net-next PATCH] net: foo: add the bar knob"))
+    found = hits(res, "subject-format", 1)
+    assert res.json["series"]["profile"] == "netdev"
+    assert found and "'net-next' is placed before PATCH" in found[0]["message"]
+    assert "[PATCH net-next" in found[0]["advice"]
+
+
+def test_cover_letter_subject(tmp_path, check_json):
+    # b4's naked cover letter: a thread root with no [PATCH 0/1] prefix.
+    naked = hits(check_json(CORPUS / "b4/naked-cover-single.mbox"), "subject-format", 0)
+    assert naked and "[PATCH 0/1] summary" in naked[0]["message"]
+    assert naked[0]["evidence"] == ["do a thing to the widget subsystem"]
+    mails = series_mails(2)
+    mails[0].subject = "[PATCH net 0/2] *** SUBJECT HERE ***"
+    res = check_json(write(tmp_path, thread(*mails)))
+    placeholder = hits(res, "subject-format", 0)
+    assert placeholder and placeholder[0]["severity"] == "error" and res.code == 1
+
+
+# commit-message-missing -------------------------------------------------------------------------
+
+def test_commit_message_missing_real(check_json):
+    # "[PATCH nft 2/3] parser: add missing synproxy scope closure": a Fixes and a SoB, nothing else.
+    res = check_json(NF / "nft-parser-scope-0-3.mbox")
+    assert [f["patch"] for f in hits(res, "commit-message-missing")] == [2]
+    assert "only trailers" in hits(res, "commit-message-missing")[0]["message"]
+
+
+def test_commit_message_present(check_json):
+    assert hits(check_json(NF / "nf-next-ipvs-cleanups-v3.mbox"), "commit-message-missing") == []
+
+
+def test_cover_letter_blurb_placeholder(tmp_path, check_json):
+    mails = series_mails(2)
+    mails[0].body = cover_body("*** BLURB HERE ***")
+    found = hits(check_json(write(tmp_path, thread(*mails))), "commit-message-missing", 0)
+    assert found and "BLURB HERE" in found[0]["message"] and found[0]["evidence"] == ["*** BLURB HERE ***"]
+
+
+# commit-reference-format ------------------------------------------------------------------------
+
+def test_commit_reference_real_bare_id(check_json):
+    # "e0241ae6ac59 ("netfilter: use nfnetlink_unicast() forgot to update": no `commit`, no closing `")`.
+    res = check_json(NF / "net-next-updates-00-10-large.mbox")
+    found = hits(res, "commit-reference-format")
+    assert [f["patch"] for f in found] == [1]
+    assert found[0]["evidence"][0].startswith("e0241ae6ac59 (\"netfilter: use nfnetlink_unicast()")
+    assert "e0241ae6ac59" in found[0]["advice"]
+
+
+def test_commit_reference_good_real_forms(check_json):
+    # Wrapped over two lines (vrf), two references in a row (socket), a backport's
+    # "commit <sha> upstream." line, AUTOSEL's "[ Upstream commit <sha> ]" and "This reverts commit".
+    for name in ("nf-vrf-conntrack-dflt-qdisc.mbox", "nf-socket-icmp6-use-after-scope.mbox",
+                 "stable-5.10-nf-fixes-0-2.mbox", "autosel-4.19-01-of-42-partial.mbox",
+                 "nat-port-remap-5-revert.mbox", "net-next-updates-0-6-comma-v3.mbox"):
+        assert hits(check_json(NF / name), "commit-reference-format") == [], name
+
+
+def test_commit_reference_built(tmp_path, check_json):
+    body = patch_body(message="""\
+        The check was moved by commit 1234abcd, so the length is read too late.
+        It was added in commit 1234567890ab and never worked on big endian.
+        Commit 234567890abc ("net: foo: add the
+        bar check") is correct and the one above commit 34567890abcd
+        ("net: foo: rework") as well.
+
+        [   12.345678] RIP: 0010:foo_rx+0x12/0x40
+        [   12.345679] RAX: ffff888104c1d000 RBX: ffff888104c1d0a8
+        """)
+    res = check_json(single(tmp_path, "[PATCH net] net: foo: read the length first", body))
+    messages = [f["message"] for f in hits(res, "commit-reference-format", 1)]
+    assert len(messages) == 2, messages
+    assert "abbreviated to 8 characters" in messages[0]
+    assert "1234567890ab is not followed by its subject" in messages[1]
+
+
+# trailer-block-broken ---------------------------------------------------------------------------
+
+def test_trailer_block_fixes_cut_off(tmp_path, check_json):
+    trailers = """\
+        Fixes: 1234567890ab ("net: foo: add bar")
+
+        Signed-off-by: Jane Developer <jane@example.org>"""
+    res = check_json(single(tmp_path, "[PATCH net] net: foo: fix bar", trailers=trailers))
+    found = hits(res, "trailer-block-broken", 1)
+    assert found and "cut off from the trailer block" in found[0]["message"]
+    assert found[0]["evidence"] == ['Fixes: 1234567890ab ("net: foo: add bar")']
+
+
+def test_trailer_block_prose_and_trailing_changelog(tmp_path, check_json):
+    prose = """\
+        Reported-by: Joe Tester <joe@example.org>
+        This was found with syzkaller.
+        Signed-off-by: Jane Developer <jane@example.org>"""
+    res = check_json(single(tmp_path, "[PATCH net] net: foo: fix bar", trailers=prose))
+    assert any("prose inside the trailer block" in f["message"] for f in hits(res, "trailer-block-broken", 1))
+    late = """\
+        Signed-off-by: Jane Developer <jane@example.org>
+
+        v2: check the length first"""
+    res = check_json(single(tmp_path, "[PATCH net v2] net: foo: fix bar", trailers=late, name="late.mbox"))
+    found = hits(res, "trailer-block-broken", 1)
+    assert found and "text follows the Signed-off-by" in found[0]["message"]
+    assert found[0]["evidence"] == ["v2: check the length first"]
+
+
+def test_trailer_block_fixes_in_description(tmp_path, check_json):
+    message = """\
+        The foo path returns early.
+        Fixes: 1234567890ab ("net: foo: add bar")
+        Pass the flags."""
+    res = check_json(single(tmp_path, "[PATCH net] net: foo: fix bar", message=message))
+    assert any("Fixes tag sits in the description" in f["message"] for f in hits(res, "trailer-block-broken", 1))
+
+
+def test_trailer_block_real_series_clean(check_json):
+    for name in ("net-fixes-0-5-tested-closes-link.mbox", "nf-1-2-nat-reverse-tuple-nocover.mbox",
+                 "net-next-updates-00-10-large.mbox"):
+        assert hits(check_json(NF / name), "trailer-block-broken") == [], name
+
+
+# patch-corrupt ----------------------------------------------------------------------------------
+
+def test_patch_corrupt_real_mangled_context(check_json):
+    # The mail client stripped the leading space of context lines.
+    res = check_json(CORPUS / "patchew/0035-rfc2047-from.mbox.gz")
+    found = hits(res, "patch-corrupt", 1)
+    assert found and found[0]["severity"] == "error" and res.code == 1
+    assert found[0]["evidence"] == ["static void discard_throttle_data(VirtIOSerialPort *port)"]
+
+
+def test_patch_corrupt_built(tmp_path, check_json):
+    wrapped = DEFAULT_DIFF.replace("+\terr = bar(dev, 0);", "+\terr = bar(dev,\n0);")
+    res = check_json(single(tmp_path, "[PATCH net] net: foo: fix bar", diff=wrapped))
+    assert "Hunk diff line expected: 0);" in hits(res, "patch-corrupt", 1)[0]["message"]
+    two_files = patch_body().replace(" net/core/dev.c | 2 +-\n 1 file changed",
+                                     " net/core/dev.c | 2 +-\n net/core/sock.c | 2 +-\n 2 files changed")
+    res = check_json(single(tmp_path, "[PATCH net] net: foo: fix bar", two_files, name="lost.mbox"))
+    assert "announces 2 changed files but the diff carries 1" in hits(res, "patch-corrupt", 1)[0]["message"]
+
+
+def test_patch_corrupt_not_for_unusual_but_valid_diffs(check_json):
+    for path in ("patchew/0021-mode-only-patch.mbox.gz", "patchew/0034-rename-only-patch.mbox.gz",
+                 "patchwork/mail/0025-git-add-binary-file.mbox", "patchwork/mail/0022-git-mode-change.mbox",
+                 "netfilter-devel/net-next-updates-00-10-large.mbox"):
+        assert hits(check_json(CORPUS / path), "patch-corrupt") == [], path
+
+
+# base-commit-missing ----------------------------------------------------------------------------
+
+def test_base_commit_present(check_json):
+    assert hits(check_json(NF / "nft-doc-json-1-2-base-commit.mbox"), "base-commit-missing") == []
+    assert hits(check_json(NF / "nf-next-ipvs-cleanups-v3.mbox"), "base-commit-missing") == []
+
+
+def test_base_commit_missing_real_and_pull_request_exempt(check_json):
+    found = hits(check_json(NF / "nf-socket-icmp6-use-after-scope.mbox"), "base-commit-missing")
+    assert found and found[0]["patch"] == 1 and found[0]["severity"] == "info"
+    # A maintainer's pull request names its base in the request-pull text.
+    assert hits(check_json(NF / "net-fixes-0-3-fixes-reported-tested.mbox"), "base-commit-missing") == []
+
+
+def test_base_commit_not_a_commit_id(tmp_path, check_json):
+    mails = series_mails(2)
+    mails[0].body = cover_body(base="net-next/main")
+    found = hits(check_json(write(tmp_path, thread(*mails))), "base-commit-missing", 0)
+    assert found and "'net-next/main' is not a commit id" in found[0]["message"]
