@@ -220,3 +220,19 @@ def test_exit_codes(tmp_path, cli, check_json):
         res = cli(*args)
         assert res.code == 2, (args, res.code, res.err)
         assert "Traceback" not in res.err and res.err.strip()
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "email"])
+def test_rich_markup_in_any_mail_field_is_inert(tmp_path, cli, fmt):
+    """A `[/x` closing tag rich cannot match, in a tree tag, a name or a trailer, must neither crash
+    the terminal renderer (exit 3) nor be interpreted."""
+    body = patch_body(trailers="Signed-off-by: [/red] <jane@example.org>\nReviewed-by: [link=http://x]y <y@@z>")
+    mails = series_mails(2, cover=False, tree="[/x", bodies={1: body, 2: body})
+    mails[0].sender = "[/bold]Jane[bold] <jane@example.org>"
+    path = write(tmp_path, thread(*mails))
+    out = tmp_path / f"out.{fmt}"
+    shown = cli("check", path, "--format", fmt)
+    assert shown.code in (0, 1), shown.err
+    assert cli("check", path, "--format", fmt, "--output", out).code == shown.code
+    if fmt != "markdown":  # markdown shows it escaped or in a code span
+        assert "[/red]" in shown.out and "[/red]" in out.read_text(encoding="utf-8")
