@@ -58,10 +58,38 @@ def init_b4(config: dict[str, str] | None = None, *, network: bool = False) -> N
                 log.setLevel(logging.WARNING)
         cfg = {"attestation-policy": "off", "b4.attestation-policy": "off"}
         cfg.update(config or {})
-        b4.setup_config(argparse.Namespace(config=cfg))
+        global _SETUP_KEY
+        key = _setup_key(cfg)
+        if key != _SETUP_KEY:  # setup_config runs `git config` 4 times: a third of a small review
+            b4.setup_config(argparse.Namespace(config=cfg))
+            _SETUP_KEY = key
         b4.MAIN_CONFIG["attestation-policy"] = "off"
         b4.can_network = network
         _READY = True
+
+
+_SETUP_KEY: tuple | None = None
+
+
+def _setup_key(cfg: dict[str, str]) -> tuple:
+    """What b4.setup_config reads: our overrides, the git config environment, and the config files
+    of the current directory's repository (by mtime). Equal keys give b4 the same configuration."""
+    import os
+
+    env = tuple(sorted((k, v) for k, v in os.environ.items()
+                       if k.startswith("GIT_") or k in ("HOME", "XDG_CONFIG_HOME")))
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        return (object(),)  # never equal: set up again
+    files = []
+    for path in (os.environ.get("GIT_CONFIG_GLOBAL") or os.path.expanduser("~/.gitconfig"),
+                 os.path.join(cwd, ".git", "config"), os.path.join(cwd, ".b4-config")):
+        try:
+            files.append((path, os.stat(path).st_mtime_ns))
+        except OSError:
+            files.append((path, None))
+    return tuple(sorted(cfg.items())), env, cwd, tuple(files)
 
 
 def _person(name: str | None, email: str | None) -> Person:
