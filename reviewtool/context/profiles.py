@@ -14,6 +14,7 @@ from __future__ import annotations
 import subprocess
 import tomllib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable
@@ -131,6 +132,12 @@ def _profile(name: str, data: dict[str, Any], origin: str) -> Profile:
 
 
 def shipped_profiles() -> dict[str, Profile]:
+    return dict(_shipped_profiles())  # a copy: load_profiles adds the repository's to it
+
+
+@lru_cache(maxsize=1)
+def _shipped_profiles() -> dict[str, Profile]:
+    """Parsed once per process: triage reviews thousands of series with the same files."""
     out = {}
     for entry in sorted(resources.files("reviewtool.profiles").iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".toml"):
