@@ -9,7 +9,8 @@ files, replies with Reviewed-by/Acked-by and quoted code). Both tools run as the
 console scripts next to this Python (not through shims), offline, with the same cwd and with
 XDG_CACHE_HOME, XDG_DATA_HOME and GIT_CONFIG_GLOBAL pointing into a temporary directory so
 nothing is read from or written to the user's home. Runs are interleaved so that machine noise
-hits every command alike; the script prints the medians and the ratio to `b4 am`.
+hits every command alike; the script prints the medians and the ratio to `b4 am`. Both tools
+run from bytecode compiled in the warm-up round into a private cache (PYTHONPYCACHEPREFIX).
 """
 
 from __future__ import annotations
@@ -164,7 +165,12 @@ def main(argv: list[str] | None = None) -> int:
             shutil.copyfile(mbox, args.keep)
         env = {**os.environ, "XDG_CACHE_HOME": str(tmp / "cache"), "XDG_DATA_HOME": str(tmp / "data"),
                "XDG_CONFIG_HOME": str(tmp / "config"), "GIT_CONFIG_GLOBAL": os.devnull,
-               "GIT_CONFIG_NOSYSTEM": "1", "NO_COLOR": "1"}
+               "GIT_CONFIG_NOSYSTEM": "1", "NO_COLOR": "1",
+               # Both tools run from bytecode, as installed packages do: the warm-up round compiles
+               # them into a private cache (an editable checkout under PYTHONDONTWRITEBYTECODE would
+               # otherwise recompile reviewtool on every run, while b4's .pyc files exist).
+               "PYTHONPYCACHEPREFIX": str(tmp / "pycache")}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         work = tmp / "cwd"  # outside any git repository: neither tool reads a .b4-config
         for d in (work, tmp / "am", tmp / "mbox"):
             d.mkdir()
