@@ -8,19 +8,21 @@ the same splitter rules and parser as `reviewtool check` (sources/files.py).
 
 from __future__ import annotations
 
+import email.header
 import email.parser
+import email.utils
 import gzip
 import hashlib
 import re
 import shutil
 from dataclasses import dataclass
+from datetime import timezone
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
 from ..errors import InputError
 from ..sources import files
-from ..sources.files import MAIL_POLICY, RawMail, header, message_id_of
-from ..sources.threads import msg_date
+from ..sources.files import MAIL_POLICY, RawMail
 
 _HEADER_PARSER = email.parser.BytesHeaderParser(policy=MAIL_POLICY)
 _IDS_RE = re.compile(r"<([^<>\s]+)>")
@@ -68,24 +70,69 @@ def raw_mail(ref: MailRef, fh: BinaryIO) -> RawMail:
     return RawMail(data, ref.origin, ref.format_patch)
 
 
-def _head(ref: MailRef, head: bytes, change_id: bytes | None, whole: bytes | None) -> MailHead | None:
-    msg = _HEADER_PARSER.parsebytes(head)
-    if not msg.keys():
+_WANTED = frozenset({b"message-id", b"in-reply-to", b"references", b"subject", b"from", b"date"})
+_MSGID_RES = (re.compile(r"<([^<>\s]+)>"), re.compile(r"(\S+@\S+)"))  # as files.message_id_of
+
+
+def _fields(head: bytes) -> dict[bytes, str]:
+    """The first value of each header grouping needs, unfolded. A hand-rolled reader: the email
+    package's header objects cost more than the rest of indexing together."""
+    out: dict[bytes, bytes] = {}
+    cur = None
+    for line in head.split(b"\n"):
+        if line[:1] in (b" ", b"\t"):
+            if cur is not None:
+                out[cur] += b" " + line.strip()
+            continue
+        name, sep, value = line.partition(b":")
+        key = name.strip().lower()
+        if sep and key in _WANTED and key not in out:
+            out[key], cur = value.strip(), key
+        else:
+            cur = None
+    return {k: " ".join(v.decode("utf-8", "replace").split()) for k, v in out.items()}
+
+
+def _decoded(value: str) -> str:
+    """RFC 2047 encoded words decoded, as the email package shows them."""
+    if "=?" not in value:
+        return value
+    try:
+        return " ".join(str(email.header.make_header(email.header.decode_header(value))).split())
+    except Exception:  # hostile encodings: keep the raw text, as files.header does
+        return value
+
+
+def _whole(ref: MailRef) -> bytes:
+    with open(ref.path, "rb") as fh:
+        return raw_mail(ref, fh).data
+
+
+def _head(ref: MailRef, head: bytes, change_id: bytes | None, whole: bytes | None = None) -> MailHead | None:
+    f = _fields(head)
+    if not f and not _HEADER_PARSER.parsebytes(head).keys():
         return None  # not a mail (files.parse_mails skips these too)
-    msgid = message_id_of(msg)
+    raw_id = f.get(b"message-id", "")
+    m = _MSGID_RES[0].search(raw_id) or _MSGID_RES[1].search(raw_id)
+    msgid = m.group(1) if m else None
     synthesized = False
     if not msgid:
         # The same id files.parse_mails gives it: a hash of the mail's bytes.
-        data = whole if whole is not None else b""
+        data = whole if whole is not None else _whole(ref)  # rare: read the mail again
         msgid = f"{hashlib.sha256(data).hexdigest()[:24]}@{SYNTHETIC_DOMAIN}"
         synthesized = True
-    irt = _IDS_RE.findall(header(msg, "In-Reply-To"))
-    refs = _IDS_RE.findall(header(msg, "References"))
-    date = msg_date(msg)
+    irt = _IDS_RE.findall(f.get(b"in-reply-to", ""))
+    refs = _IDS_RE.findall(f.get(b"references", ""))
+    date = None
+    if f.get(b"date"):
+        try:
+            d = email.utils.parsedate_to_datetime(f[b"date"])
+            date = (d if d.tzinfo else d.replace(tzinfo=timezone.utc)).timestamp()
+        except (TypeError, ValueError, IndexError, OverflowError):
+            date = None
     return MailHead(ref=ref, msgid=msgid, parents=tuple(irt + refs), in_reply_to=irt[0] if irt else None,
-                    subject=header(msg, "Subject"), sender=header(msg, "From").lower(),
-                    date=date.timestamp() if date else None,
-                    change_id=change_id.decode("ascii", "replace") if change_id else None,
+                    subject=_decoded(f.get(b"subject", "")), sender=_decoded(f.get(b"from", "")).lower(),
+                    date=date, change_id=change_id.decode("ascii", "replace") if change_id else None,
                     synthesized=synthesized)
 
 
@@ -117,11 +164,7 @@ def _scan_mbox(path: str, fh: BinaryIO, start: int) -> Iterator[MailHead]:
         raw = b"".join(head)
         if not raw.strip():
             return None
-        whole = None
-        if b"message-id:" not in raw.lower():
-            with open(path, "rb") as again:
-                whole = raw_mail(ref, again).data
-        return _head(ref, raw, change_id, whole)
+        return _head(ref, raw, change_id)
 
     for line, nxt in _lines(fh):
         if first:
