@@ -4,7 +4,9 @@ binary), thread selection with --msgid, and unusable input (one line, exit 2, no
 
 from __future__ import annotations
 
+import bz2
 import gzip
+import lzma
 import os
 import re
 import subprocess
@@ -106,6 +108,13 @@ def test_gzip_of_mbox_and_of_single_message(tmp_path, check_json):
     gz1 = tmp_path / "one.eml.gz"
     gz1.write_bytes(gzip.compress(single.read_bytes()))
     assert [m["Message-ID"] for m in load_messages(gz1)] == [m["Message-ID"] for m in load_messages(single)]
+
+
+def test_byte_order_mark_from_an_editor(tmp_path, check_json):
+    single = CORPUS / "patchwork/mail/0011-no-newline-at-end-of-file.mbox"
+    bom = tmp_path / "saved.eml"
+    bom.write_bytes(b"\xef\xbb\xbf" + single.read_bytes())
+    assert _summary(check_json(bom)) == _summary(check_json(single))
 
 
 def test_real_patchew_gzip(check_json):
@@ -240,6 +249,8 @@ def test_missing_path_is_never_created(tmp_path, cli):
     ("random.bin", bytes(range(256)) * 64, "binary"),
     ("cut.gz", gzip.compress(b"From: a\n\nbody\n" * 50)[:40], "corrupt gzip"),
     ("bad-deflate.gz", gzip.compress(b"From: a\n\nbody\n" * 50)[:12] + b"\xff" * 40, "corrupt gzip"),
+    ("thread.mbox.xz", lzma.compress(b"From: a\nSubject: [PATCH] x\n\nbody\n"), "xz-compressed"),
+    ("thread.mbox.bz2", bz2.compress(b"From: a\nSubject: [PATCH] x\n\nbody\n"), "bzip2-compressed"),
 ])
 def test_unusable_files(tmp_path, cli, name, data, needle):
     path = tmp_path / name

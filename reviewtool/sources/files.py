@@ -61,6 +61,8 @@ _FIELD_RE = re.compile(rb"^[!-9;-~]+:")  # a header line: field name and colon (
 _PARSER_HEADER_RE = re.compile(rb"^(From |[!-9;-~]*:|[\t ])")  # what the email parser takes as a header
 _PLAIN_DIFF_RE = re.compile(rb"^(diff --git |diff -|--- \S.*\n\+\+\+ |Index: )", re.M)
 SYNTHETIC_DOMAIN = "format-patch.reviewtool.invalid"
+_OTHER_COMPRESSION = ((re.compile(rb"\xfd7zXZ\x00"), "xz"), (re.compile(rb"BZh[1-9]1AY&SY"), "bzip2"),
+                      (re.compile(rb"\x28\xb5\x2f\xfd"), "zstd"))
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,10 @@ def _read_bytes(path: Path) -> bytes:
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from exc
     if data[:2] == b"\x1f\x8b":
         data = _gunzip(data, path)
-    return data
+    for magic, kind in _OTHER_COMPRESSION:
+        if magic.match(data):
+            raise InputError(f"{path}: {kind}-compressed; only gzip is read, decompress it first")
+    return data.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte-order mark from an editor
 
 
 def split_mbox(data: bytes, origin: str) -> list[RawMail]:
