@@ -32,15 +32,16 @@ REVIEW_TRAILERS = ("reviewed-by", "acked-by", "tested-by")
 
 TRAILER_LINE_RE = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)\s*:\s?(?P<value>.*)$")
 _ANGLE_RE = re.compile(r"^(?P<name>[^<>]*?)\s*<(?P<addr>[^<>]*)>(?P<rest>.*)$")
+_MAILTO_RE = re.compile(r"<mailto:[^<>]*>", re.I)
 _ADDR_RE = re.compile(r"^[^@\s<>(),;:\"]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$")
 
 
 def trailer_kind(name: str) -> str:
     key = name.lower()
+    if key in UTILITY_TRAILERS:  # first: Assisted-by ends in -by but names a tool, not a person
+        return "utility"
     if key in PERSON_TRAILERS or key.endswith("-by"):
         return "person"
-    if key in UTILITY_TRAILERS:
-        return "utility"
     return "unknown"
 
 
@@ -48,6 +49,8 @@ def address_problem(addr: str) -> str | None:
     """Why `addr` is not a usable e-mail address, or None when it is."""
     if not addr:
         return "no address"
+    if re.search(r"@x{6,}$", addr, re.I):
+        return "archive-obfuscated: the domain was replaced by x's"
     if addr.count("@") > 1:
         return "more than one '@' (an archive-obfuscated or mistyped address)"
     if "@" not in addr:
@@ -63,6 +66,14 @@ def address_problem(addr: str) -> str | None:
 def parse_person(value: str) -> tuple[Person | None, str | None]:
     """`Name <addr> # comment` -> (Person, problem). The person is kept even when malformed."""
     value = value.strip()
+    if _MAILTO_RE.search(value):
+        # An HTML mail client turned the address into a link; b4 strips the residue from reply
+        # trailers, but in a commit message it would reach git as written.
+        stripped = _MAILTO_RE.sub("", value)
+        if "@" not in stripped:  # `Name <mailto:addr>`: the link is all there is
+            stripped = _MAILTO_RE.sub(lambda m: "<" + m.group(0)[8:-1] + ">", value)
+        person, problem = parse_person(stripped)
+        return person, problem or "HTML-mail residue '<mailto:...>' inside the address"
     m = _ANGLE_RE.match(value)
     if m:
         name = m.group("name").strip().strip('"').strip()

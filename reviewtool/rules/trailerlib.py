@@ -1,0 +1,79 @@
+"""Shared questions the trailer rule families ask of the model (no rules here).
+
+b4's follow-up trailers and our own reply-trailer scan describe the same lines from two sides:
+these helpers pair them up, so a rule can tell a trailer b4 will apply from one it dropped.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..model.series import Patch, Person, Reply, Series, Trailer
+from ..model.trailers import address_problem
+
+REVIEW_KEYS = ("reviewed-by", "acked-by", "tested-by")
+
+
+def _norm(value: str) -> str:
+    return re.sub(r"\s+", " ", value.split(" #", 1)[0]).strip().casefold()
+
+
+def same_trailer(a: Trailer, b: Trailer) -> bool:
+    """Same tag and same person (by address) or, for non-person values, the same text."""
+    if a.key != b.key:
+        return False
+    if a.person and b.person and a.person.email and b.person.email:
+        return a.person.email.lower() == b.person.email.lower()
+    return _norm(a.value) == _norm(b.value)
+
+
+def accepted_by_b4(patch: Patch, reply: Reply, trailer: Trailer) -> bool:
+    """b4 collected this reply trailer into the patch's follow-up trailers."""
+    return any(same_trailer(trailer, f) and f.source_msgid in (None, reply.msgid) for f in patch.followup_trailers)
+
+
+def already_in_patch(patch: Patch, trailer: Trailer) -> bool:
+    return any(same_trailer(trailer, own) for own in patch.trailers)
+
+
+def replies_by_msgid(series: Series) -> dict[str, Reply]:
+    return {r.msgid: r for r in series.replies}
+
+
+def known_people(series: Series) -> list[Person]:
+    """Everyone with a usable address in the thread: senders, authors, repliers, trailer people."""
+    people: list[Person] = []
+    for p in series.all_mails:
+        people += [p.sender, p.author]
+        people += [t.person for t in p.trailers if t.person and not t.address_problem]
+    people += [r.author for r in series.replies]
+    return [x for x in people if x.email and address_problem(x.email) is None]
+
+
+def address_for(name: str, series: Series) -> Person | None:
+    """The one usable address the thread shows for this name, if there is exactly one."""
+    key = re.sub(r"\s+", " ", name.strip().strip('"')).casefold()
+    if not key:
+        return None
+    found = {x.email.lower(): x for x in known_people(series)
+             if re.sub(r"\s+", " ", x.name.strip().strip('"')).casefold() == key}
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def corrected_line(trailer: Trailer, series: Series) -> str | None:
+    """The trailer rewritten with the address the thread shows for the same name, when unambiguous."""
+    if trailer.person is None:
+        return None
+    if "mailto" in (trailer.address_problem or "") and address_problem(trailer.person.email) is None:
+        return f"{trailer.name}: {trailer.person}"
+    good = address_for(trailer.person.name, series)
+    return f"{trailer.name}: {trailer.person.name} <{good.email}>" if good else None
+
+
+_UPSTREAM_RE = re.compile(r"^\s*(?:commit [0-9a-f]{12,40} upstream\b|\[ *upstream commit [0-9a-f]{12,40} *\])", re.I)
+
+
+def upstream_commit_line(patch: Patch) -> str | None:
+    """The `commit <sha> upstream.` / `[ Upstream commit <sha> ]` line of a stable backport: its
+    message and trailers are the upstream commit's, which the backporter may not rewrite."""
+    return next((line.strip() for line in patch.message_lines if _UPSTREAM_RE.match(line)), None)

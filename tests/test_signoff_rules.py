@@ -1,0 +1,116 @@
+"""Sign-off chain rules (family "signoff") on real threads and on edited copies of them."""
+
+from conftest import CORPUS, FIXTURES
+from mailfactory import Mail, patch_body, thread, write
+from trailer_helpers import edited_corpus, hits
+
+EXAMPLE = FIXTURES / "examples/net-foo-3-patches.mbox"
+NET_FIXES_4 = "netfilter-devel/net-fixes-0-4-reply-missing-fixes-tag.mbox"
+
+
+def test_signoff_missing_on_example_patch_3(check_json):
+    res = check_json(EXAMPLE)
+    [hit] = hits(res, "signed-off-by-missing")
+    assert hit["patch"] == 3 and hit["severity"] == "error"
+    assert "Signed-off-by: Jane Developer <jane@example.org>" in hit["advice"]
+    assert res.code == 1
+
+
+def test_signoff_present_in_real_series(check_json):
+    res = check_json(CORPUS / "netfilter-devel/nf-next-ipvs-cleanups-v3.mbox", "--select", "signoff")
+    assert res.json["findings"] == []
+
+
+def test_signoff_missing_on_rfc_is_a_warning(check_json):
+    # Florian Westphal's real RFC: patch 2/2 was posted for discussion without a sign-off.
+    res = check_json(CORPUS / "netfilter-devel/nf-rfc-0-of-1.5-source-port-shadowing.mbox", "--select", "signoff")
+    [hit] = hits(res, "signed-off-by-missing")
+    assert hit["patch"] == 2 and hit["severity"] == "warning"
+
+
+def test_pull_request_needs_no_signoff(check_json):
+    res = check_json(CORPUS / "patchwork/mail/0003-git-pull-request-with-diff.mbox", "--select", "signoff")
+    assert res.json["findings"] == []
+
+
+def test_signoff_stranded_above_prose_is_not_missing(tmp_path, check_json):
+    body = patch_body(message="Fix the foo path.\n\nSigned-off-by: Jane Developer <jane@example.org>\n\n"
+                              "Thanks, Jane", trailers="")
+    res = check_json(write(tmp_path, thread(Mail("[PATCH net] foo: fix it", body))), "--select", "signoff")
+    assert res.json["patches"][0]["trailers"] == []  # the parser does not see it as a trailer ...
+    assert hits(res, "signed-off-by-missing") == []  # ... but it is there: trailer-block-broken's case
+
+
+def test_author_signoff_missing(tmp_path, check_json):
+    # Pablo relays Jinghao Jia's patch, but Jinghao's own sign-off was lost on the way.
+    mbox = edited_corpus(tmp_path, NET_FIXES_4, ("Signed-off-by: Jinghao Jia <jinghao7@illinois.edu>\n", ""))
+    res = check_json(mbox, "--select", "signed-off-by-author")
+    [hit] = hits(res, "signed-off-by-author")
+    assert hit["patch"] == 1 and hit["severity"] == "error"
+    assert "Jinghao Jia <jinghao7@illinois.edu> (in-body From:)" in hit["message"]
+    assert "Signed-off-by: Pablo Neira Ayuso <pablo@netfilter.org>" in hit["evidence"]
+
+
+def test_author_signoff_matched_by_address_or_name(check_json):
+    # In-body From "Gavrilov Ilia", sign-off "Ilia.Gavrilov" with the same address: the same person.
+    res = check_json(CORPUS / "netfilter-devel/net-fixes-0-3-fixes-reported-tested.mbox", "--select", "signoff")
+    assert hits(res, "signed-off-by-author") == []
+    autosel = check_json(CORPUS / "netfilter-devel/autosel-4.19-01-of-42-partial.mbox", "--select", "signoff")
+    assert hits(autosel, "signed-off-by-author") == []
+
+
+def test_sender_not_last_signoff_real_libvirt_patch(check_json):
+    # Real libvirt mail: sent by Yi Wang, whose sign-off is followed by Xi Xu's.
+    res = check_json(CORPUS / "patchew/0020-libvirt.mbox.gz", "--select", "signoff")
+    [hit] = hits(res, "signed-off-by-sender-last")
+    assert hit["severity"] == "warning"
+    assert "Yi Wang" in hit["message"] and "not last" in hit["message"]
+    assert hit["evidence"][-1] == "Signed-off-by: Xi Xu <xu.xi8@zte.com.cn>"
+
+
+def test_sender_last_when_relaying(check_json):
+    # Florian sends Phil's patch and signs off last (real nft series).
+    res = check_json(CORPUS / "netfilter-devel/nft-parser-scope-0-3.mbox", "--select", "signoff")
+    assert res.json["findings"] == []
+
+
+def test_sender_rewritten_by_list_for_dmarc_is_skipped(tmp_path, check_json):
+    mails = [Mail("[PATCH net] foo: fix it", patch_body(),
+                  sender="Jane Developer via foo-devel <foo-devel@lists.example.org>",
+                  to="foo-devel@lists.example.org")]
+    res = check_json(write(tmp_path, thread(*mails)), "--select", "signoff")
+    assert hits(res, "signed-off-by-sender-last") == []
+    mails[0].sender = "Sam Sender <sam@example.com>"
+    res = check_json(write(tmp_path, thread(*mails), "other.mbox"), "--select", "signoff")
+    [hit] = hits(res, "signed-off-by-sender-last")
+    assert "the sender has no sign-off at all" in hit["message"]
+    assert "Signed-off-by: Sam Sender <sam@example.com>" in hit["advice"]
+
+
+def test_codeveloper_paired_in_real_patch(check_json):
+    res = check_json(CORPUS / NET_FIXES_4, "--select", "co-developed-by-without-signoff")
+    assert res.json["findings"] == []
+
+
+def test_codeveloper_without_signoff_is_an_error(tmp_path, check_json):
+    mbox = edited_corpus(tmp_path, NET_FIXES_4, ("Signed-off-by: Ruowen Qin <ruqin@redhat.com>\n", ""))
+    [hit] = hits(check_json(mbox, "--select", "signoff"), "co-developed-by-without-signoff")
+    assert hit["patch"] == 1 and hit["severity"] == "error"
+    assert hit["evidence"][0] == "Co-developed-by: Ruowen Qin <ruqin@redhat.com>"
+    assert "Signed-off-by: Ruowen Qin <ruqin@redhat.com>" in hit["advice"]
+
+
+def test_codeveloper_signoff_not_adjacent_is_a_warning(tmp_path, check_json):
+    mbox = edited_corpus(tmp_path, NET_FIXES_4, (
+        "Signed-off-by: Ruowen Qin <ruqin@redhat.com>\nSigned-off-by: Jinghao Jia <jinghao7@illinois.edu>\n",
+        "Signed-off-by: Jinghao Jia <jinghao7@illinois.edu>\nSigned-off-by: Ruowen Qin <ruqin@redhat.com>\n"))
+    [hit] = hits(check_json(mbox, "--select", "signoff"), "co-developed-by-without-signoff")
+    assert hit["severity"] == "warning" and "not immediately after" in hit["message"]
+
+
+def test_codeveloper_naming_the_author(tmp_path, check_json):
+    mbox = edited_corpus(tmp_path, NET_FIXES_4, (
+        "Co-developed-by: Ruowen Qin <ruqin@redhat.com>\nSigned-off-by: Ruowen Qin <ruqin@redhat.com>\n",
+        "Co-developed-by: Jinghao Jia <jinghao7@illinois.edu>\n"))
+    [hit] = hits(check_json(mbox, "--select", "signoff"), "co-developed-by-without-signoff")
+    assert hit["severity"] == "warning" and "names the author" in hit["message"]
