@@ -43,6 +43,14 @@ def test_text_report_shows_the_verdict(cli):
     out = cli("check", str(EXAMPLE), "--select", "tree").out
     assert "wrong-tree  Send patches 1, 2 to net" in out
     assert "1: fix → net · 2: fix → net · 3: development → net-next" in out
+    md = cli("check", str(EXAMPLE), "--select", "tree", "--format", "markdown").out
+    assert "**Verdict: wrong-tree.** Send patches 1, 2 to net" in md
+    assert "- patch 3: **development** → net-next (adds a new driver file and a module parameter; 8 lines" in md
+    mail = cli("check", str(EXAMPLE), "--select", "tree", "--format", "email").out
+    body = mail.split("\n\n", 1)[1]
+    # The reply opens with the one thing to do first, and does not repeat it under the finding.
+    assert body.index("Send patches 1, 2 to net") < body.index("About the series as a whole")
+    assert mail.count("Send patches 1, 2 to net") == 1
 
 
 MODPARAM_DIFF = """\
