@@ -13,7 +13,6 @@ last known -rc1 the tree is open for the six weeks that always separate -rc1 fro
 from __future__ import annotations
 
 import re
-import subprocess
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from importlib import resources
@@ -215,14 +214,17 @@ def load_calendar(repo: Path | None) -> tuple[Calendar, list[str]]:
 
 def _repo_tags(repo: Path) -> tuple[list[str], str | None]:
     """Mainline-looking tags with their dates, read-only (one for-each-ref)."""
+    from ..errors import RepositoryError
+    from .gitbatch import GitRunner
+
     try:
-        out = subprocess.run(["git", "-C", str(repo), "for-each-ref", "--format=%(refname:short) %(creatordate:iso-strict)",
-                              "refs/tags/v*"], capture_output=True, text=True, timeout=60, check=False)
-    except (OSError, subprocess.SubprocessError) as exc:
+        res = GitRunner(repo).run(["for-each-ref", "--format=%(refname:short) %(creatordate:iso-strict)",
+                                   "refs/tags/v*"], check=False)
+    except RepositoryError as exc:
         return [], f"calendar: cannot read tags of {repo} ({exc})"
-    if out.returncode != 0:
-        return [], f"calendar: cannot read tags of {repo} ({' '.join(out.stderr.split())[:120]})"
-    return out.stdout.splitlines(), None
+    if res.code != 0:
+        return [], f"calendar: cannot read tags of {repo} ({' '.join(res.err.split())[:120]})"
+    return res.out.splitlines(), None
 
 
 def context_stage(series, options, fields: dict[str, Any]) -> None:

@@ -11,7 +11,6 @@ profile claims, and finally `generic`.
 
 from __future__ import annotations
 
-import subprocess
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -178,12 +177,14 @@ def repo_default_profile(repo: Path | None) -> tuple[str, str] | None:
     """(name, where it was set) from `git config reviewtool.profile`, else `.reviewtool.toml`."""
     if repo is None:
         return None
+    from ..errors import RepositoryError
+    from .gitbatch import GitRunner
+
     try:
-        out = subprocess.run(["git", "-C", str(repo), "config", "--get", "reviewtool.profile"],
-                             capture_output=True, text=True, timeout=30, check=False)
-        if out.returncode == 0 and out.stdout.strip():
-            return out.stdout.strip(), "git config reviewtool.profile"
-    except (OSError, subprocess.SubprocessError):
+        res = GitRunner(repo).run(["config", "--get", "reviewtool.profile"], check=False)
+        if res.code == 0 and res.out.strip():
+            return res.out.strip(), "git config reviewtool.profile"
+    except RepositoryError:
         pass
     value = _repo_config(repo).get("profile")
     if isinstance(value, str) and value:
