@@ -220,3 +220,18 @@ def test_verdict_is_a_pure_function():
     closed = Finding("net-next-closed", Severity.ERROR, None, "closed", advice="Repost after v7.0-rc1.")
     v = series_verdict(ready, [err, closed], cls)
     assert (v.status, v.next_step, v.decided_by) == ("needs-revision", "Repost after v7.0-rc1.", "net-next-closed")
+
+
+def test_repository_without_the_tree_refs_is_named_in_not_checked(tmp_path, cli):
+    from gitrepo import GitRepo
+
+    repo = GitRepo(tmp_path / "plain")
+    repo.commit("Initial import\n", {"README": "x\n"})
+    res = cli("check", str(EXAMPLE), "--format", "json", "--repo", str(repo.path), *TREE)
+    (why,) = [n for n in res.json["summary"]["not_checked"] if n.startswith("fix-for-next-only-code:")]
+    assert "no ref for net (net/main), net-next (net-next/main)" in why and "--tree net=REF" in why
+    # The refs named with --tree make it checkable.
+    k = kernel_like(tmp_path / "linux")
+    res = cli("check", str(EXAMPLE), "--format", "json", "--repo", str(k.path), "--tree", "net=refs/remotes/net/main",
+              "--tree", "net-next=refs/remotes/net-next/main", *TREE)
+    assert not any(n.startswith("fix-for-next-only-code:") for n in res.json["summary"]["not_checked"])

@@ -188,6 +188,16 @@ def classify_series(series: Series, profile: Profile,
                           development_tree=dev.name if dev else None, history_checked=targets is not None)
 
 
+def missing_tree_refs(history: Any, trees) -> list[str]:
+    """'net (net/main)' for each tree whose ref the repository lacks."""
+    out = []
+    for t in trees:
+        ref = history.tree(t.name)
+        if ref is None or ref.sha is None:
+            out.append(f"{t.name} ({ref.ref if ref else t.ref or 'no ref configured'})")
+    return out
+
+
 def target_facts(history: Any, profile: Profile, series: Series) -> dict[str, TargetFacts] | None:
     """Ask the repository where every Fixes target lives: a few batched git calls for the series."""
     first = series.first
@@ -195,8 +205,7 @@ def target_facts(history: Any, profile: Profile, series: Series) -> dict[str, Ta
     fixes, dev = profile.tree_for("fixes", declared), profile.tree_for("development", declared)
     if history is None or fixes is None or dev is None:
         return None
-    refs = {t.name: history.tree(t.name) for t in (fixes, dev)}
-    if any(r is None or r.sha is None for r in refs.values()):
+    if missing_tree_refs(history, (fixes, dev)):
         return None
     shas = sorted({t.sha for p in series.patches for t in fixes_tags(p) if t.sha})
     if not shas:
@@ -216,6 +225,12 @@ def context_stage(series, options, fields: dict[str, Any]) -> None:
     classification = classify_series(series, profile, targets)
     fields["classification"] = classification
     declared = classification.declared
+    history = fields.get("history")
+    pair = [t for t in (profile.tree(classification.fixes_tree), profile.tree(classification.development_tree)) if t]
+    missing = missing_tree_refs(history, pair) if history is not None and len(pair) == 2 else []
+    if missing:
+        fields["unavailable"]["tree-refs"] = (f"the repository has no ref for {', '.join(missing)}: fetch the tree, "
+                                              f"or name its ref with --tree {pair[0].name}=REF")
     if (targets is None and declared is not None and declared.kind == "development"
             and any(p.kind == "fix" and p.fixes for p in classification.patches)):
         fields["notes"].append(f"tree-mismatch: whether the fixes in this {declared.name} series fix code already "

@@ -147,7 +147,7 @@ def _outside_trees(ctx, cls: Classification) -> Severity | None:
     return configured if configured.rank > Severity.WARNING.rank else Severity.WARNING
 
 
-@rule("fix-for-next-only-code", family="tree", severity="warning", needs=("repo",),
+@rule("fix-for-next-only-code", family="tree", severity="warning", needs=("repo", "tree-refs"),
       summary="A fix sent to the fixes tree repairs code that exists only in the development tree")
 def fix_for_next_only_code(series, ctx):
     """Why: When every commit a patch fixes is only in the development tree, the fixes tree does not
