@@ -66,7 +66,11 @@ def test_json_follows_the_documented_schema(check_json, path):
 
 def _assert_lkml_reply(text: str, data: dict) -> None:
     head, body = _split_mail(text)
-    assert all(len(line) <= 72 for line in head), [l for l in head if len(l) > 72]
+    # Folded at 72 columns; only a single token too long to fold (a long message-id) may exceed it.
+    def unfoldable(line: str) -> bool:
+        words = line.split()
+        return len(words) == 1 or len(words) == 2 and words[0].endswith(":")
+    assert all(len(line) <= 72 or unfoldable(line) for line in head), [l for l in head if len(l) > 72]
     msg = email.message_from_string(text, policy=email.policy.default)
     assert msg["In-Reply-To"] == f"<{data['series']['msgid']}>"
     assert f"<{data['series']['msgid']}>" in msg["References"].split()

@@ -76,11 +76,30 @@ def md_block(value: object, indent: str = "") -> str:
     return "\n".join(indent + line if line else "" for line in [fence, *text.split("\n"), fence])
 
 
+def by_reason(not_checked: list[str]) -> list[tuple[str, list[str]]]:
+    """`rule: why` entries grouped as (why, [rules]), in first-seen order: ten history checks
+    skipped for want of a repository make one line, not ten."""
+    groups: dict[str, list[str]] = {}
+    for entry in not_checked:
+        rule, _, why = str(entry).partition(": ")
+        groups.setdefault(why, []).append(rule)
+    return list(groups.items())
+
+
 def mail_header(value: object, name: str, width: int = 72) -> str:
     """`Name: value` folded at `width` columns (RFC 5322), non-ASCII text RFC 2047-encoded."""
     import email.policy
 
     text = " ".join(strip_controls(value).split())
+    if text.isascii():  # fold at spaces, never between the name and the first word
+        words = text.split(" ")
+        lines = [f"{name}: {words[0]}"]
+        for word in words[1:]:
+            if len(lines[-1]) + 1 + len(word) <= width:
+                lines[-1] += " " + word
+            else:
+                lines.append(" " + word)
+        return "\n".join(lines)
     policy = email.policy.SMTP.clone(max_line_length=width, linesep="\n", refold_source="all")
     try:
         return policy.fold(name, text).rstrip("\n")
@@ -108,7 +127,8 @@ def environment(autoescape: bool = False) -> "jinja2.Environment":
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined)
     env.filters.update(clean=strip_controls, r=rich_text, md=md_text, mdcode=md_code, wrap72=wrap,
-                       quote=quote, sentence=sentence, mail_header=mail_header, mdblock=md_block)
+                       quote=quote, sentence=sentence, mail_header=mail_header, mdblock=md_block,
+                       by_reason=by_reason)
     return env
 
 
