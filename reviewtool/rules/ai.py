@@ -35,7 +35,7 @@ _TOOL = (r"(claude(?: code)?|chat-?gpt|gpt-?[3-9](?:\.\d)?o?|(?:github )?copilot
 _DISCLOSURE_RES = (
     re.compile(r"\b(?:generated|written|created|authored|drafted|produced|developed|co-?authored|assisted|"
                r"prepared|implemented|refactored|found|identified|discovered|suggested|spotted)\s+"
-               r"(?:\w+\s+){0,2}?(?:by|with|using|through)\s+(?:the\s+)?(?:help\s+of\s+|assistance\s+of\s+)?"
+               r"(?:\w+\s+){0,2}?(?:by|with|using|through)\s+(?:the\s+)?(?:help\s+of\s+|assistance\s+of\s+)?\[?"
                + _TOOL + r"\b", re.I),
     re.compile(r"\b(?:with|through) the (?:help|assistance|aid) of\s+(?:the\s+)?" + _TOOL + r"\b", re.I),
     re.compile(r"\b(?:AI|LLM)[- ](?:generated|assisted|authored|written)\b", re.I),
