@@ -141,15 +141,41 @@ def _words(lines) -> set[str]:
     return {w for line in lines for w in _WORD_RE.findall(line)}
 
 
-def _new_names(f: FileChange, rx: re.Pattern[str], group: int = 1) -> list[tuple[str, str]]:
-    """(name, line) for names on added lines that no removed line of the file mentions."""
-    removed = _words(f.removed_lines)
-    out = []
-    for line in f.added_lines:
-        m = rx.search(line)
-        if m and m.group(group) and m.group(group) not in removed:
-            out.append((m.group(group), line.strip()))
-    return out
+class _Added:
+    """One file's added lines, joined once: a keyword test skips a regex loop on huge diffs."""
+
+    def __init__(self, f: FileChange):
+        self.file = f
+        self.text = "\n".join(f.added_lines)
+        self._removed: set[str] | None = None
+
+    @property
+    def removed_words(self) -> set[str]:
+        if self._removed is None:
+            self._removed = _words(self.file.removed_lines)
+        return self._removed
+
+    def new_names(self, rx: re.Pattern[str], keyword: str | None = None) -> list[tuple[str, str]]:
+        """(name, line) for names on added lines that no removed line of the file mentions."""
+        if keyword is not None and keyword not in self.text:
+            return []
+        out = []
+        for line in self.file.added_lines:
+            m = rx.search(line)
+            if m and m.group(1) and m.group(1) not in self.removed_words:
+                out.append((m.group(1), line.strip()))
+        return out
+
+    def device_ids(self) -> list[str]:
+        if "DEVICE" not in self.text and ".compatible" not in self.text and "USB_VENDOR" not in self.text:
+            return []
+        removed = {r.strip() for r in self.file.removed_lines}
+        return [line.strip() for line in self.file.added_lines
+                if _DEVICE_ID_RE.search(line) and line.strip() not in removed]
+
+
+def _new_names(f: FileChange, rx: re.Pattern[str]) -> list[tuple[str, str]]:
+    return _Added(f).new_names(rx)
 
 
 def diff_signals(patch: Patch, *, is_test, is_docs) -> list[Signal]:
@@ -159,20 +185,21 @@ def diff_signals(patch: Patch, *, is_test, is_docs) -> list[Signal]:
         if is_test(f.path) or is_docs(f.path):
             continue
         base = f.path.rsplit("/", 1)[-1]
+        added = _Added(f)
         if f.status == "added" and not base.startswith(("Kconfig", "Makefile")):
             where = "driver file" if f.path.startswith("drivers/") else "file"
             out.append(Signal("new-file", f"a new {where}", f"new file {f.path}", f.path))
         if base.startswith("Kconfig"):
-            out += [Signal("kconfig", "a new Kconfig symbol", line, f"CONFIG_{n}") for n, line in _new_names(f, _KCONFIG_RE)]
-        out += [Signal("module-param", "a module parameter", line, n) for n, line in _new_names(f, _MODPARAM_RE)]
-        out += [Signal("sysctl", "a new sysctl", line, n) for n, line in _new_names(f, _SYSCTL_RE)]
-        out += [Signal("netlink-attr", "a new netlink attribute", line, n) for n, line in _new_names(f, _POLICY_RE)]
-        removed = {r.strip() for r in f.removed_lines}
-        for line in f.added_lines:
-            if _DEVICE_ID_RE.search(line) and line.strip() not in removed:
-                out.append(Signal("device-id", "a new device ID", line.strip(), f"({f.path})"))
+            out += [Signal("kconfig", "a new Kconfig symbol", line, f"CONFIG_{n}")
+                    for n, line in added.new_names(_KCONFIG_RE, "config")]
+        out += [Signal("module-param", "a module parameter", line, n)
+                for n, line in added.new_names(_MODPARAM_RE, "module_param")]
+        out += [Signal("sysctl", "a new sysctl", line, n) for n, line in added.new_names(_SYSCTL_RE, "procname")]
+        out += [Signal("netlink-attr", "a new netlink attribute", line, n)
+                for n, line in added.new_names(_POLICY_RE, "NLA_")]
+        out += [Signal("device-id", "a new device ID", line, f"({f.path})") for line in added.device_ids()]
         if f.path.startswith("include/uapi/"):
-            for n, line in _new_names(f, _DEFINE_RE) + _new_names(f, _ENUM_RE):
+            for n, line in added.new_names(_DEFINE_RE, "define") + added.new_names(_ENUM_RE):
                 kind, what = (("netlink-attr", "a new netlink attribute") if _ATTR_NAME_RE.search(n)
                               else ("uapi", "new uAPI"))
                 out.append(Signal(kind, what, line, f"{n} ({f.path})"))
