@@ -85,8 +85,10 @@ def run_audit(hist: History, revrange: str, profile, select=(), ignore=()) -> Au
 
 
 def fixes_audit(
-    revrange: str = typer.Argument("HEAD", help="Commits to audit, as `git log` takes them (HEAD: the whole "
-                                                "history; v6.1..net/main: one branch's new commits)."),
+    revrange: Optional[list[str]] = typer.Argument(None, metavar="[REVRANGE]...",
+                                                   help="Commits to audit, as `git log` takes them (default HEAD: "
+                                                        "the whole history; v6.1..net/main: one branch's new "
+                                                        "commits; `-- --all`: every ref)."),
     repo: Optional[Path] = typer.Option(None, "--repo", metavar="PATH",
                                         help="Git repository (default: the current directory)."),
     tree: list[str] = typer.Option([], "--tree", metavar="NAME=REF", help="The ref tracking a tree (repeatable)."),
@@ -110,7 +112,7 @@ def fixes_audit(
     hist = History.open(path, trees=prof.trees, overrides=tree_overrides(tree),
                         release_pattern=prof.settings.get("release_tag_pattern") or "v[0-9]*")
     try:
-        audit = run_audit(hist, revrange, prof, tuple(select), tuple(ignore))
+        audit = run_audit(hist, " ".join(revrange or ["HEAD"]), prof, tuple(select), tuple(ignore))
     finally:
         hist.close()
     emit(render_audit(audit, fmt.value), fmt.value, output)

@@ -93,8 +93,9 @@ def _reachable_pairs(hist: "History", pairs: list[tuple[str, str]],
     if within is None:
         within = sorted({c for _, c in pairs})
     words = revision_args(within)
-    res = hist.runner.run(["rev-list", "--parents", "--topo-order", "--boundary", "--stdin"],
-                          input="".join(w + "\n" for w in words), check=False)
+    flags = [w for w in words if w.startswith("-")]  # --all etc.: git < 2.42 reads them only as arguments
+    res = hist.runner.run(["rev-list", "--parents", "--topo-order", "--boundary", *flags, "--stdin"],
+                          input="".join(w + "\n" for w in words if not w.startswith("-")), check=False)
     if res.code != 0:
         raise RepositoryError(f"{hist.path}: cannot walk {' '.join(words)[:200]}")
     order: list[tuple[str, tuple[str, ...]]] = []
