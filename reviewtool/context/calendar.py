@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import date, datetime, timedelta, timezone
 from importlib import resources
 from pathlib import Path
@@ -198,11 +199,17 @@ class Calendar:
         return WindowState(status, when, prev, nxt)
 
 
+@lru_cache(maxsize=1)
+def _shipped_calendar() -> Calendar:
+    """Built once per process: `reviewtool triage` reviews thousands of series."""
+    return Calendar.build(shipped_table(), "shipped table")
+
+
 def load_calendar(repo: Path | None) -> tuple[Calendar, list[str]]:
     """The calendar for a review, and notes on what could not be used."""
-    table = shipped_table()
     if repo is None:
-        return Calendar.build(table, "shipped table"), []
+        return _shipped_calendar(), []
+    table = shipped_table()
     lines, problem = _repo_tags(repo)
     if problem:
         return Calendar.build(table, "shipped table"), [problem]
