@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
@@ -53,6 +54,7 @@ class ReviewOptions:
     settings: dict[str, Any] = field(default_factory=dict)  # overrides of profile settings
 
 
+@lru_cache(maxsize=1)  # the package's modules do not change while we run; triage asks per series
 def context_stages() -> list[Callable[[Series, ReviewOptions, dict[str, Any]], None]]:
     """Every module in reviewtool/context/ that defines `context_stage(series, options, fields)`,
     in the order of their STAGE_ORDER. A stage fills Context fields (`fields["history"] = ...`),
