@@ -123,6 +123,7 @@ def test_repository_toml_extends_and_adds_profiles(tmp_path):
     assert mlx.disabled == ("cover-letter-merge-text",) and mlx.severity["tree-mismatch"] == "error"
     assert mlx.settings["repost_min_hours"] == 48 and mlx.settings["max_patches"] == 15
     assert profiles["can"].tree("can-next").closed_in_merge_window
+    assert profiles["can"].is_test_path("tools/testing/selftests/net/can/x.sh")  # kernel layout by default
     # The repository's default applies when no tag names a tree; a tag still wins.
     p, why = select_profile(profiles, name=None, tags=(), recipients=("netdev@vger.kernel.org",), repo=repo.path)
     assert p.name == "mlx" and why == "repository default (.reviewtool.toml profile)"

@@ -21,6 +21,8 @@ from typing import Any, Iterable
 from ..errors import ConfigError
 
 TREE_KINDS = ("fixes", "development")
+DEFAULT_TEST_PATHS = ("tools/testing/selftests/",)  # the kernel's layout, when a profile names none
+DEFAULT_DOCS_PATHS = ("Documentation/", "MAINTAINERS")
 
 
 @dataclass(frozen=True)
@@ -118,8 +120,8 @@ def _profile(name: str, data: dict[str, Any], origin: str) -> Profile:
             trees=trees,
             paths=_str_list(data, "paths", origin, name),
             excluded_paths=_str_list(data, "excluded_paths", origin, name),
-            test_paths=_str_list(data, "test_paths", origin, name),
-            docs_paths=_str_list(data, "docs_paths", origin, name),
+            test_paths=_str_list(data, "test_paths", origin, name) if "test_paths" in data else DEFAULT_TEST_PATHS,
+            docs_paths=_str_list(data, "docs_paths", origin, name) if "docs_paths" in data else DEFAULT_DOCS_PATHS,
             untagged_prefixes=_str_list(data, "untagged_prefixes", origin, name),
             severity={k: str(v) for k, v in rules.get("severity", {}).items()},
             disabled=_str_list(rules, "disable", origin, name),
