@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 _REPLY_RE = re.compile(r"^\s*((re|aw|sv|fwd?)\s*(\[\d+\])?\s*:\s*)+", re.I)
 _BRACKET_RE = re.compile(r"^\s*\[([^\]]*)\]")
@@ -55,6 +56,7 @@ def _tokens(group: str) -> list[str]:
     return [t for t in re.split(r"[\s,]+", group.strip()) if t]
 
 
+@lru_cache(maxsize=8192)  # thread grouping, the adapter and rules parse the same subjects again and again
 def parse_subject(raw: str) -> Subject:
     raw = " ".join((raw or "").split())
     text = raw
