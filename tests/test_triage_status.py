@@ -158,3 +158,14 @@ def test_real_thread_with_reviews_is_ready(cli):
               "--now", "2021-09-05", *RULES)
     (item,) = res.json["series"]
     assert item["status"] == "ready" and "Florian Westphal <fw@strlen.de>" in item["reviewers"]
+
+
+def test_wrong_tree_from_the_tree_verdict(cli):
+    """The bundled example: a [PATCH net] series whose patch 3 is net-next material."""
+    res = cli("triage", CORPUS.parents[1] / "examples" / "net-foo-3-patches.mbox", "--format", "json", "--now", NOW)
+    (item,) = res.json["series"]
+    assert item["status"] == "wrong-tree"
+    reason = next(r for r in item["reasons"] if r["code"] == "wrong-tree")
+    assert reason["next_step"] == item["verdict"]["next_step"] and "net-next" in reason["next_step"]
+    text = cli("triage", CORPUS.parents[1] / "examples" / "net-foo-3-patches.mbox", "--now", NOW).out
+    assert "→ Send patches 1, 2 to net" in text
