@@ -169,3 +169,38 @@ def test_wrong_tree_from_the_tree_verdict(cli):
     assert reason["next_step"] == item["verdict"]["next_step"] and "net-next" in reason["next_step"]
     text = cli("triage", CORPUS.parents[1] / "examples" / "net-foo-3-patches.mbox", "--now", NOW).out
     assert "→ Send patches 1, 2 to net" in text
+
+
+def _repo_and_series(tmp_path, file_text: str):
+    from gitrepo import GitRepo, snapshot
+
+    repo = GitRepo(tmp_path / "repo")
+    repo.commit("net: add dev.c", {"net/core/dev.c": file_text})
+    mails = series("applies", 1, cover=False)
+    review = reply("Re: " + mails[0].subject, "Reviewed-by: Rita Reviewer <rita@example.org>\n",
+                   cover_id("applies.example"), msgid="rv@rita.example")
+    box = write(tmp_path, thread(*mails, domain="applies.example", start=T0) + "\n" + thread(review, domain="r"),
+                "applies.mbox")
+    return repo, box, snapshot(repo.path)
+
+
+DEV_C = "".join(f"/* line {i} */\n" for i in range(1, 10)) + \
+    "{\n\tint err;\n\n\terr = bar(dev);\n\tif (err)\n\t\treturn err;\n\treturn 0;\n}\n"
+
+
+def test_ready_with_a_repository_checked_that_it_applies(tmp_path, cli):
+    from gitrepo import snapshot
+
+    repo, box, before = _repo_and_series(tmp_path, DEV_C)
+    args = ("triage", box, "--repo", repo.path, "--tree", "net-next=main", "--format", "json", "--now", NOW,
+            "--select", "series", "--select", "signoff", "--select", "base", "--jobs", "2")
+    (item,) = cli(*args).json["series"]
+    assert item["status"] == "ready" and {"code": "apply-not-checked"} not in item["reasons"]
+    assert snapshot(repo.path) == before  # the user's repository is left alone
+
+    repo2, box2, _ = _repo_and_series(tmp_path / "other", DEV_C.replace("bar(dev)", "baz(dev)"))
+    args2 = ("triage", box2, "--repo", repo2.path, "--tree", "net-next=main", "--format", "json", "--now", NOW,
+             "--select", "series", "--select", "signoff", "--select", "base")
+    (item,) = cli(*args2).json["series"]
+    assert item["status"] == "needs-revision"
+    assert any(r["code"] == "errors" and r["rules"] == ["does-not-apply"] for r in item["reasons"])

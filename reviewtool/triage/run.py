@@ -99,7 +99,7 @@ def triage_group(group: SeriesGroup, opts: TriageOptions) -> dict[str, Any]:
 def _triage_group(group: SeriesGroup, opts: TriageOptions) -> dict[str, Any]:
     from ..render.data import review_data
 
-    base = {"id": group.key, "msgid": group.msgid, "url": thread_url(opts.link_base, group.msgid),
+    base = {"id": str(group.key), "msgid": group.msgid, "url": thread_url(opts.link_base, group.msgid),
             "full_subject": group.subject, "revision": group.revision, "date": _iso(group.date),
             "last_activity": _iso(group.last_activity), "age_days": _days(opts.now, group.date),
             "idle_days": _days(opts.now, group.last_activity),
@@ -143,7 +143,7 @@ def superseded_entries(group: SeriesGroup, opts: TriageOptions) -> list[dict[str
     """Rows for the earlier revisions of a group: listed, not reviewed."""
     from ..model.subject import parse_subject
 
-    return [{"id": f"{group.key}.{i}", "status": "superseded", "msgid": s.msgid, "full_subject": s.subject,
+    return [{"id": f"{group.key}.{i + 1}", "status": "superseded", "msgid": s.msgid, "full_subject": s.subject,
              "subject": parse_subject(s.subject).summary, "tree": parse_subject(s.subject).tree, "revision": s.revision, "date": _iso(s.date), "url": thread_url(opts.link_base, s.msgid),
              "age_days": _days(opts.now, s.date), "why": s.why,
              "superseded_by": {"msgid": group.msgid, "revision": group.revision,

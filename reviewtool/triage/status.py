@@ -105,6 +105,9 @@ def classify(review, *, last_activity: datetime | None, now: datetime, stale_day
     asked = changes_requested(series)
     if asked:
         reasons.append(asked)
+    applied = [f for f in review.findings if f.rule == "already-applied"]
+    if applied:
+        reasons.append({"code": "already-applied", "evidence": applied[0].message})
     unreviewed = [p.counter for p in series.patches if p.counter not in reviewed]
     if series.patches:
         reasons.append({"code": "reviewed" if not unreviewed else "unreviewed",
