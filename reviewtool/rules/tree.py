@@ -133,8 +133,10 @@ def fixes_missing(series, ctx):
                       severity=_outside_trees(ctx, cls))
         elif require and declared is not None and declared.kind == "fixes" and not pc.certain:
             dev = cls.development_tree
+            # The evidence: the tree tag as written, and the trailers that lack a Fixes line.
+            prefix = " ".join(f"[{b}]" for b in p.subject.brackets)
             yield Hit(f"{label} is for {declared.name}, a fixes tree, but has no Fixes tag", patch=pc.counter,
-                      evidence=(p.subject.raw,),
+                      evidence=(prefix,) + (tuple(t.line for t in p.trailers) or ("(no trailers)",)),
                       advice=how + (f"; if it fixes no bug in released code, it belongs in {dev}." if dev else "."))
 
 
