@@ -67,6 +67,7 @@ def audit_rules(select: tuple[str, ...], ignore: tuple[str, ...], profile) -> li
 
 
 def run_audit(hist: History, revrange: str, profile, select=(), ignore=()) -> Audit:
+    hist.prefetch_walk(revrange)  # the ancestry walk runs while git log finds the tags
     commits = hist.commits(revrange, grep=FIXES_GREP)
     series = audit_series(revrange, commits)
     refs = [(f.sha, p.commit) for p in series.patches for f in fixes_of(p, replies=False) if f.sha]

@@ -160,6 +160,8 @@ class History:
         self._contains: dict[tuple[str, str], bool] = {}
         self._tags: dict[str, str | None] = {}
         self._pairs: dict[tuple[str, str], bool] = {}  # (target, commit) -> strict ancestor
+        self._walks: dict = {}  # rev-list walks started ahead of use (prefetch_walk)
+        self.memo: dict = {}  # per-review results rules share (e.g. the Fixes claims of a series)
 
     # -- opening ---------------------------------------------------------------------------------
 
@@ -392,8 +394,8 @@ class History:
 
     # -- ranges, patches and applying: see history_ops.py ---------------------------------------
 
-    from .history_ops import (apply_series, commits, patch_ids, patch_ids_of, reachable_pairs,  # noqa: E402
-                              subjects_touching)
+    from .history_ops import (apply_series, commits, patch_ids, patch_ids_of, prefetch_walk,  # noqa: E402
+                              reachable_pairs, subjects_touching)
 
 
 def _tag_of(name: str) -> str | None:

@@ -6,7 +6,6 @@ Each function takes the History as `hist` and answers a whole batch with one or 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from datetime import datetime
 from typing import TYPE_CHECKING, Iterable, Sequence
 
@@ -88,44 +87,72 @@ def reachable_pairs(hist: "History", pairs: Iterable[tuple[str, str]], *,
     return {p: hist._pairs[p] for p in asked}
 
 
+def _walk_args(within: str | Sequence[str]) -> tuple[list[str], str]:
+    words = revision_args(within)
+    flags = [w for w in words if w.startswith("-")]  # --all etc.: git < 2.42 reads them only as arguments
+    return (["rev-list", "--parents", "--topo-order", "--boundary", *flags, "--stdin"],
+            "".join(w + "\n" for w in words if not w.startswith("-")))
+
+
+def prefetch_walk(hist: "History", within: str | Sequence[str]) -> None:
+    """Start the walk reachable_pairs(within=...) will need in a thread, so that it runs while
+    the caller does other git work (fixes-audit: while `git log` lists the tags)."""
+    import threading
+
+    args, stdin = _walk_args(within)
+    key = (tuple(args), stdin)
+    if key in hist._walks:
+        return
+    box: dict = {}
+    thread = threading.Thread(target=lambda: box.update(res=hist.runner.run(args, input=stdin, check=False)),
+                              daemon=True)
+    hist._walks[key] = (thread, box)
+    thread.start()
+
+
+def _walk(hist: "History", within: str | Sequence[str]):
+    args, stdin = _walk_args(within)
+    key = (tuple(args), stdin)
+    if key not in hist._walks:
+        prefetch_walk(hist, within)
+    thread, box = hist._walks.pop(key)
+    thread.join()
+    return box["res"]
+
+
 def _reachable_pairs(hist: "History", pairs: list[tuple[str, str]],
                      within: str | Sequence[str] | None) -> dict[tuple[str, str], bool]:
     if within is None:
         within = sorted({c for _, c in pairs})
-    words = revision_args(within)
-    flags = [w for w in words if w.startswith("-")]  # --all etc.: git < 2.42 reads them only as arguments
-    res = hist.runner.run(["rev-list", "--parents", "--topo-order", "--boundary", *flags, "--stdin"],
-                          input="".join(w + "\n" for w in words if not w.startswith("-")), check=False)
+    res = _walk(hist, within)
     if res.code != 0:
-        raise RepositoryError(f"{hist.path}: cannot walk {' '.join(words)[:200]}")
-    order: list[tuple[str, tuple[str, ...]]] = []
-    boundary: list[str] = []
-    for line in res.out.splitlines():
-        if line.startswith("-"):
-            boundary.append(line[1:].split()[0])
-        elif line:
-            sha, *parents = line.split()
-            order.append((sha, tuple(parents)))
-    order.reverse()  # parents before children
+        raise RepositoryError(f"{hist.path}: cannot walk {' '.join(revision_args(within))[:200]}")
+    lines = res.out.splitlines()
+    boundary = [line[1:].split()[0] for line in lines if line.startswith("-")]
     targets = sorted({t for t, _ in pairs})
     bit = {t: 1 << i for i, t in enumerate(targets)}
     reach: dict[str, int] = {}
     for b in boundary:  # targets at or below the range's lower edge
         below = hist.scratch.merged_into(b, targets)
         reach[b] = sum(bit[t] for t in below)
-    wanted = Counter(c for _, c in pairs)
-    children = Counter(p for _, parents in order for p in parents)
+    wanted = {c for _, c in pairs}
     answers_for: dict[str, int] = {}
-    for sha, parents in order:
-        acc = 0
-        for p in parents:
-            acc |= reach.get(p, 0)
-            children[p] -= 1
-            if children[p] <= 0 and p not in wanted:
-                reach.pop(p, None)  # no child left to read it: free the frontier
+    get = reach.get
+    # Parents before children (rev-list --topo-order, reversed). Bit sets are shared along
+    # linear stretches, so memory grows with merges and targets, not with commits.
+    for line in reversed(lines):
+        if line.startswith("-") or not line:
+            continue
+        sha, *parents = line.split()
+        if len(parents) == 1:
+            acc = get(parents[0], 0)
+        else:
+            acc = 0
+            for p in parents:
+                acc |= get(p, 0)
         if sha in wanted:
             answers_for[sha] = acc  # strict ancestors only
-        reach[sha] = acc | bit.get(sha, 0)
+        reach[sha] = acc | bit[sha] if sha in bit else acc
     out: dict[tuple[str, str], bool] = {}
     outside: dict[str, list[str]] = {}
     for t, c in pairs:

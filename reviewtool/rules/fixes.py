@@ -25,9 +25,15 @@ class Claim:
 
 def claims(series, ctx) -> list[Claim]:
     """Every Fixes tag with a hex id, with what the repository says about it (one batch)."""
+    memo = ctx.history.memo
+    key = ("fixes-claims", id(series))
+    if key in memo and memo[key][0] is series:
+        return memo[key][1]
     pairs = [(p, f) for p in series.patches for f in fixes_of(p) if f.sha]
     resolved = ctx.history.resolve([f.sha for _, f in pairs])
-    return [Claim(p, f, resolved[f.sha]) for p, f in pairs]
+    out = [Claim(p, f, resolved[f.sha]) for p, f in pairs]
+    memo[key] = (series, out)
+    return out
 
 
 def short(sha: str) -> str:
