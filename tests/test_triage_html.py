@@ -113,7 +113,8 @@ def test_row_expands_to_its_findings_and_links(page):
     assert not details.is_displayed()
     body.find_element(By.CSS_SELECTOR, "button.toggle").click()
     assert details.is_displayed()
-    assert "signed-off-by-missing" in details.text and "Next: wait for a new revision" in details.text
+    assert "signed-off-by-missing" in details.text and "Next:" in details.text
+    assert "git commit -s --amend" in details.text  # the tree verdict's next step
     link = body.find_element(By.CSS_SELECTOR, "td.subject a").get_attribute("href")
     assert link == "https://lore.kernel.org/all/20261102100000.1000-0-jane@nosob.example/"
     body.find_element(By.CSS_SELECTOR, "button.toggle").click()
