@@ -38,7 +38,11 @@ def test_terminal_output_strips_escape_sequences(tmp_path, cli):
     assert "\x1b" not in res.out and "\x07" not in res.out
     assert "<script>alert(1)</script>" in res.out  # shown as text, not interpreted
     md = cli("check", mbox, "--format", "markdown")
-    assert "<script>" not in md.out and "&lt;script&gt;" in md.out
+    assert "&lt;script&gt;" in md.out
+    # Raw mail text may appear only inside code spans, which Markdown renders as escaped text.
+    import re
+    outside = re.sub(r"(`+) .*? \1", "", md.out)
+    assert "<script>" not in outside and "\x1b" not in md.out
 
 
 def test_quoted_printable_and_base64_bodies(tmp_path, check_json):
