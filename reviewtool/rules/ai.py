@@ -44,7 +44,7 @@ _DISCLOSURE_RES = (
 _NEGATION_RE = re.compile(r"\b(?:no|not|never|without|nor)\b[^.]*$", re.I)
 
 
-def _ai_patterns(ctx) -> tuple[str, ...]:
+def ai_patterns(ctx) -> tuple[str, ...]:
     configured = ctx.setting("ai_identities")
     return tuple(configured) if configured else DEFAULT_AI_IDENTITIES
 
@@ -108,7 +108,7 @@ def ai_signed_off(series, ctx):
       Assisted-by: Claude:claude-opus-4-5 coccinelle
       Signed-off-by: Jane Developer <jane@example.org>
     """
-    patterns = _ai_patterns(ctx)
+    patterns = ai_patterns(ctx)
     for p in series.patches:
         bad = [t for t in p.trailers_named("signed-off-by", "co-developed-by") if is_ai_identity(t.person, patterns)]
         if not bad:

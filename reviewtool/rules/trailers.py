@@ -6,7 +6,7 @@ import re
 
 from ..model.series import Trailer
 from ..model.trailers import STANDARD_BY_TRAILERS
-from .ai import _ai_patterns, assisted_by_example, is_ai_identity
+from .ai import ai_patterns, assisted_by_example, is_ai_identity
 from .helpers import edit_distance, same_person
 from .registry import Hit, Severity, rule
 from .trailerlib import REVIEW_KEYS, accepted_by_b4, corrected_line, replies_by_msgid, upstream_commit_line
@@ -208,7 +208,7 @@ def _suggestion(t: Trailer, standard: dict[str, str], ctx) -> tuple[str, str]:
     """(problem, concrete replacement) for a non-standard *-by tag."""
     value = t.value
     if t.key == "co-authored-by":
-        if is_ai_identity(t.person, _ai_patterns(ctx)):
+        if is_ai_identity(t.person, ai_patterns(ctx)):
             return "Co-authored-by is not a kernel tag, and an AI tool is credited with Assisted-by", \
                 f"`{assisted_by_example(ctx, 'Claude' if 'anthropic' in value.lower() else None)}`"
         return "Co-authored-by is not a kernel tag", f"`Co-developed-by: {value}` followed by `Signed-off-by: {value}`"
