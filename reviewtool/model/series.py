@@ -149,7 +149,7 @@ class Series:
     change_id: str | None = None
     prerequisites: tuple[str, ...] = ()  # prerequisite-* lines as written
     replies: tuple[Reply, ...] = ()
-    trailer_mismatches: tuple[tuple[str, str, str, str], ...] = ()  # (name, value, from, msgid)
+    trailer_mismatches: tuple[tuple[str, str, str, str], ...] = ()  # (name, value, sender name, sender address)
     earlier: tuple["Series", ...] = ()  # older revisions found in the same input, oldest first
     reposts: tuple[Patch, ...] = ()  # older postings of this revision's mails (a RESEND, or a repost
     #                                  without a version bump), oldest first; not part of the series
