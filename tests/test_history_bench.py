@@ -1,0 +1,37 @@
+"""The fixes-audit benchmark's repository generator and baseline at a small size: fixes-audit
+and the per-tag NIPA-style baseline (rev-parse, log -1, merge-base --is-ancestor) must give the
+same answers on a fast-import history with merges, an unmerged branch and planted bad tags."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+
+from conftest import ROOT
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("bench_fixes_audit", ROOT / "benchmarks" / "bench_fixes_audit.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_audit_matches_the_per_tag_baseline(tmp_path, monkeypatch):
+    bench = _bench()
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    planted = bench.generate(repo, 2500, 12, seed=3)
+    assert planted["tags"] >= 150 and planted["unknown"] and planted["unmerged"] and planted["wrong_subject"]
+    if not shutil.which("reviewtool"):
+        monkeypatch.setattr(bench.shutil, "which", lambda name: None)
+    mine, data = bench.ours(repo)
+    theirs = bench.baseline(repo)
+    assert mine == theirs
+    rules = {v[2] for v in mine}
+    assert rules == set(bench.RULES)
+    assert data["audit"]["fixes_tags"] == planted["tags"]
+    # merges are in the history (the topic branches), so ancestry is not just linear order
+    merges = bench.git(repo, "rev-list", "--merges", "--count", "HEAD").strip()
+    assert int(merges) >= 2
