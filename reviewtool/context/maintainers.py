@@ -1,0 +1,370 @@
+"""MAINTAINERS and .mailmap: who must see a patch, matched the way scripts/get_maintainer.pl does.
+
+get_maintainer v0.26 semantics we keep (kernel-rules.md §11):
+- F/X values are globs turned into regexes by escaping `.`, `*` -> `.*`, `?` -> `.`; they match
+  from the start of the path with no end anchor; a pattern not ending in `/` only matches paths
+  with the same number of slashes; an existing directory gets a trailing `/`.
+- X is checked first and drops the whole section for that file; N is an unanchored regex on the
+  path; K is a regex on the mail text before the diff and on its +/- lines.
+- Sections are ranked by pattern depth, most specific first; the depth of the last matching F line
+  of a section counts. Subscriber-only lists are left out; "THE REST" (F: * and */) is left out
+  too, since get_maintainer drops its maintainer and NIPA ignores its list.
+- No git fallback (`--nogit --nogit-fallback`, as b4's auto-to-cc runs it): the signers of recent
+  commits are a guess, and silence beats a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..errors import RepositoryError
+from ..model.series import Person
+
+STAGE_ORDER = 60
+
+_LINE_RE = re.compile(r"^([A-Z]):\s*(.*)$")
+_ROLE_BY_STATUS = {"supported": "supporter", "maintained": "maintainer", "odd fixes": "odd fixer",
+                   "orphan": "orphan minder", "obsolete": "obsolete minder",
+                   "buried alive in reporters": "chief penguin"}
+_CATCH_ALL = {".*", ".*/"}
+
+
+@dataclass(frozen=True)
+class Recipient:
+    """Someone (or a list) a patch should be sent to, and why."""
+
+    address: str
+    name: str
+    kind: str  # "maintainer" | "reviewer" | "list" | "blamed"
+    role: str  # get_maintainer's wording: "maintainer", "supporter", "open list", "moderated list", ...
+    section: str  # the MAINTAINERS section title (or the blamed commit)
+    reason: str = ""  # the file or keyword that selected the section
+
+    def __str__(self) -> str:
+        return f"{self.name} <{self.address}>" if self.name else self.address
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    order: int
+    status: str
+    maintainers: tuple[Person, ...]
+    reviewers: tuple[Person, ...]
+    lists: tuple[tuple[str, str], ...]  # (address, role: "open list" | "moderated list" | "subscribers-only")
+    # F and N lines in file order: (kind, F pattern as converted or "", regex, depth); N has depth 0.
+    matchers: tuple[tuple[str, str, re.Pattern[str], int], ...]
+    excludes: tuple[tuple[str, re.Pattern[str]], ...]
+    keywords: tuple[re.Pattern[str], ...]  # K:
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        return tuple(pat for kind, pat, _, _ in self.matchers if kind == "F")
+
+    @property
+    def has_regexes(self) -> bool:
+        return any(kind == "N" for kind, _, _, _ in self.matchers)
+
+    @property
+    def catch_all(self) -> bool:
+        return bool(self.files) and all(p in _CATCH_ALL for p in self.files)
+
+    @property
+    def role(self) -> str:
+        status = (self.status or "unknown").lower()
+        return _ROLE_BY_STATUS.get(status, status)
+
+
+def _glob_to_regex(value: str) -> str:
+    return value.replace(".", r"\.").replace("*", ".*").replace("?", ".")
+
+
+def _compile(pattern: str, flags: int = 0) -> re.Pattern[str] | None:
+    try:
+        return re.compile(pattern, flags)
+    except (re.error, RecursionError, OverflowError):
+        return None  # a Perl-only construct: the entry cannot be used, the rest still can
+
+
+def _person(value: str) -> Person | None:
+    m = re.match(r"^\s*(.*?)\s*<([^<>\s]+@[^<>\s]+)>", value)
+    if m:
+        return Person(m.group(1).strip().strip('"'), m.group(2))
+    bare = value.split()[0] if value.split() else ""
+    return Person("", bare) if "@" in bare else None
+
+
+def _list_entry(value: str) -> tuple[str, str] | None:
+    parts = value.split(None, 1)
+    if not parts or "@" not in parts[0]:
+        return None
+    note = parts[1].lower() if len(parts) > 1 else ""
+    if "subscribers-only" in note:
+        return parts[0], "subscribers-only"
+    if "moderated" in note:
+        return parts[0], "moderated list"
+    return parts[0], "open list"
+
+
+def parse_maintainers(text: str, is_dir=lambda p: False) -> tuple[Section, ...]:
+    """Sections of a MAINTAINERS file, in file order. `is_dir` says whether a path is a directory
+    of the tree (get_maintainer adds a trailing slash to such F/X patterns)."""
+    blocks: list[tuple[str, list[tuple[str, str]]]] = []
+    title = ""
+    entries: list[tuple[str, str]] = []
+    started = False
+    for raw in text.splitlines():
+        m = _LINE_RE.match(raw)
+        if m:
+            if started:
+                entries.append((m.group(1), m.group(2).strip()))
+        elif raw.strip():
+            if started and (entries or title):
+                blocks.append((title, entries))
+            title, entries = raw.strip(), []
+            # The preamble holds no entries; the first title line followed by entries opens sections.
+            started = True
+        # blank lines separate sections but a title line alone decides where one starts
+    if started and (entries or title):
+        blocks.append((title, entries))
+    sections = []
+    for order, (title, entries) in enumerate(b for b in blocks if b[1]):
+        sections.append(_section(title, order, entries, is_dir))
+    return tuple(sections)
+
+
+def _section(title: str, order: int, entries: list[tuple[str, str]], is_dir) -> Section:
+    status = ""
+    maint, review, lists, matchers, excludes, keywords = [], [], [], [], [], []
+    for kind, value in entries:
+        if kind == "S":
+            status = value  # the last S line decides, as in get_maintainer
+        elif kind == "M" and (p := _person(value)):
+            maint.append(p)
+        elif kind == "R" and (p := _person(value)):
+            review.append(p)
+        elif kind == "L" and (entry := _list_entry(value)):
+            lists.append(entry)
+        elif kind in ("F", "X"):
+            pat = _glob_to_regex(value)
+            if not pat.endswith("/") and is_dir(pat):
+                pat += "/"
+            rx = _compile("^" + pat)
+            if rx is None:
+                continue
+            if kind == "F":
+                depth = pat.count("/") + (0 if pat.endswith("/") else 1)
+                matchers.append(("F", pat, rx, -1 if pat.startswith(".*") else depth))
+            else:
+                excludes.append((pat, rx))
+        elif kind == "N" and (rx := _compile(value, re.VERBOSE)):
+            matchers.append(("N", "", rx, 0))
+        elif kind == "K" and (rx := _compile(value, re.VERBOSE)):
+            keywords.append(rx)
+    return Section(title=title, order=order, status=status, maintainers=tuple(maint), reviewers=tuple(review),
+                   lists=tuple(lists), matchers=tuple(matchers), excludes=tuple(excludes), keywords=tuple(keywords))
+
+
+def _pattern_matches(path: str, pattern: str, rx: re.Pattern[str]) -> bool:
+    if not rx.match(path):
+        return False
+    return pattern.endswith("/") or path.count("/") == pattern.count("/")
+
+
+@dataclass(frozen=True)
+class Mailmap:
+    """git's .mailmap: (name, address) as committed -> (name, address) to use."""
+
+    by_email: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
+    by_name_email: dict[tuple[str, str], tuple[str | None, str | None]] = field(default_factory=dict)
+
+    def canonical(self, name: str, address: str) -> tuple[str, str]:
+        key = address.lower()
+        hit = self.by_name_email.get((name.casefold(), key)) or self.by_email.get(key)
+        if not hit:
+            return name, address
+        return hit[0] or name, hit[1] or address
+
+    def address(self, address: str) -> str:
+        return self.canonical("", address)[1].lower()
+
+
+_MAILMAP_RE = re.compile(r"^(?P<n1>[^<]*?)\s*<(?P<e1>[^>]*)>\s*(?:(?P<n2>[^<]*?)\s*<(?P<e2>[^>]*)>)?\s*$")
+
+
+def parse_mailmap(text: str) -> Mailmap:
+    by_email: dict[str, tuple[str | None, str | None]] = {}
+    by_name_email: dict[tuple[str, str], tuple[str | None, str | None]] = {}
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        m = _MAILMAP_RE.match(line) if line else None
+        if not m:
+            continue
+        n1, e1, n2, e2 = (m.group("n1") or "").strip(), m.group("e1").strip(), (m.group("n2") or "").strip(), m.group("e2")
+        if e2 is None:  # "Proper Name <commit@email>": only the name changes
+            by_email.setdefault(e1.lower(), (n1 or None, None))
+        elif n2:  # "Proper Name <proper@email> Commit Name <commit@email>"
+            by_name_email[(n2.casefold(), e2.strip().lower())] = (n1 or None, e1 or None)
+        else:
+            by_email[e2.strip().lower()] = (n1 or None, e1 or None)
+    return Mailmap(by_email, by_name_email)
+
+
+@dataclass(frozen=True)
+class Maintainers:
+    """The parsed MAINTAINERS of one tree, with a first-path-component index for speed."""
+
+    sections: tuple[Section, ...]
+    mailmap: Mailmap = field(default_factory=Mailmap)
+    origin: str = "MAINTAINERS"
+    _index: dict[str, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def build(cls, sections: tuple[Section, ...], mailmap: Mailmap | None = None,
+              origin: str = "MAINTAINERS") -> "Maintainers":
+        index: dict[str, set[int]] = {}
+        for i, s in enumerate(sections):
+            for pat in s.files:
+                index.setdefault(_first_component(pat), set()).add(i)
+            if s.has_regexes:
+                index.setdefault("*", set()).add(i)
+        return cls(sections, mailmap or Mailmap(), origin, {k: tuple(sorted(v)) for k, v in index.items()})
+
+    def sections_for_file(self, path: str) -> list[tuple[Section, int]]:
+        """(section, depth) for one path, most specific first, as get_maintainer ranks them."""
+        first = path.split("/", 1)[0] if "/" in path else path
+        candidates = sorted(set(self._index.get(first, ())) | set(self._index.get("*", ())))
+        found: list[tuple[Section, int]] = []
+        for i in candidates:
+            s = self.sections[i]
+            if any(_pattern_matches(path, pat, rx) for pat, rx in s.excludes):
+                continue
+            depth = None
+            for kind, pat, rx, d in s.matchers:  # the last matching F or N line decides, as in get_maintainer
+                if (kind == "F" and _pattern_matches(path, pat, rx)) or (kind == "N" and rx.search(path)):
+                    depth = d
+            if depth is not None:
+                found.append((s, depth))
+        found.sort(key=lambda sd: (-sd[1], sd[0].order))
+        return found
+
+    def sections_for_text(self, lines: Iterable[str]) -> list[Section]:
+        """Sections whose K: keyword matches any of the lines (mail text and +/- diff lines)."""
+        keyed = [s for s in self.sections if s.keywords]
+        if not keyed:
+            return []
+        hits: list[Section] = []
+        text = list(lines)
+        for s in keyed:
+            if any(rx.search(line) for rx in s.keywords for line in text):
+                hits.append(s)
+        return hits
+
+    def recipients(self, paths: Iterable[str], text_lines: Iterable[str] = ()) -> list[Recipient]:
+        """Maintainers, reviewers and lists for the files (and keyword matches), de-duplicated by
+        address (after .mailmap), people first and lists after, as get_maintainer prints them."""
+        people: list[Recipient] = []
+        lists: list[Recipient] = []
+        seen_people: set[str] = set()
+        seen_lists: set[str] = set()
+        chosen: list[tuple[Section, str]] = []
+        for path in sorted(set(paths)):  # get_maintainer sorts the file names
+            for s, _ in self.sections_for_file(path):
+                chosen.append((s, path))
+        for s in self.sections_for_text(text_lines):
+            chosen.append((s, "keyword"))
+        for s, why in chosen:
+            if s.catch_all:
+                continue
+            for p in s.maintainers:
+                self._add(people, seen_people, p.name, p.email, "maintainer", s.role, s.title, why)
+            for p in s.reviewers:
+                self._add(people, seen_people, p.name, p.email, "reviewer", "reviewer", s.title, why)
+            for addr, role in s.lists:
+                if role != "subscribers-only":
+                    self._add(lists, seen_lists, "", addr, "list", role, s.title, why)
+        # A list address that is also a person's (`R: NXP Linux Team <linux-imx@nxp.com>`) is named once.
+        people_addresses = {r.address.lower() for r in people}
+        return people + [r for r in lists if r.address.lower() not in people_addresses]
+
+    def _add(self, out: list[Recipient], seen: set[str], name: str, addr: str, kind: str, role: str,
+             title: str, why: str) -> None:
+        # One entry per person: get_maintainer drops a second address under an already seen name.
+        name, addr = self.mailmap.canonical(name, addr)
+        keys = {addr.lower()} | ({"name:" + name.casefold()} if name else set())
+        if keys & seen:
+            return
+        seen.update(keys)
+        out.append(Recipient(address=addr, name=name, kind=kind, role=role, section=title, reason=why))
+
+
+def _first_component(pattern: str) -> str:
+    """The literal first path component of a converted pattern, or "*" when it has a wildcard."""
+    head = pattern.split("/", 1)[0] if "/" in pattern else pattern
+    if re.search(r"[.*?\[\](){}|+^$\\]", head.replace(r"\.", "")):
+        return "*"
+    if "/" not in pattern:
+        return "*"  # a top-level file pattern such as `MAINTAINERS` is checked for every path
+    return head.replace(r"\.", ".")
+
+
+# --- loading from a repository -------------------------------------------------------------------
+
+def _read_tree_file(repo: Path, name: str) -> str | None:
+    """The file from the work tree, else from HEAD (bare repositories); never writes anything."""
+    path = repo / name
+    if path.is_file():
+        try:
+            return path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+    from .gitbatch import GitRunner
+
+    try:
+        res = GitRunner(repo).run(["cat-file", "blob", f"HEAD:{name}"], check=False, binary=True)
+    except RepositoryError:
+        return None
+    return res.out.decode("utf-8", "replace") if res.code == 0 else None
+
+
+@lru_cache(maxsize=8)
+def _load_cached(repo: str, stamp: tuple[Any, ...]) -> Maintainers | None:
+    root = Path(repo)
+    text = _read_tree_file(root, "MAINTAINERS")
+    if text is None:
+        return None
+    mailmap = parse_mailmap(_read_tree_file(root, ".mailmap") or "")
+
+    def is_dir(pattern: str) -> bool:
+        return not re.search(r"[*?\[\]\\]", pattern.replace(r"\.", ".")) and (root / pattern.replace(r"\.", ".")).is_dir()
+
+    return Maintainers.build(parse_maintainers(text, is_dir), mailmap, origin=str(root / "MAINTAINERS"))
+
+
+def load_maintainers(repo: Path) -> Maintainers | None:
+    """The repository's MAINTAINERS (cached per file version within a process), or None."""
+    stamp: tuple[Any, ...] = ()
+    for name in ("MAINTAINERS", ".mailmap"):
+        try:
+            st = (repo / name).stat()
+            stamp += (st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp += (None,)
+    return _load_cached(str(repo.resolve()), stamp)
+
+
+def context_stage(series, options, fields: dict[str, Any]) -> None:
+    """Fill fields["maintainers"] from the repository's MAINTAINERS file, or say why not."""
+    repo = getattr(options, "repo", None)
+    if repo is None:
+        fields["unavailable"]["maintainers"] = "no repository given, so no MAINTAINERS file (use --repo PATH)"
+        return
+    maintainers = load_maintainers(Path(repo))
+    if maintainers is None:
+        fields["unavailable"]["maintainers"] = f"{repo} has no MAINTAINERS file"
+        return
+    fields["maintainers"] = maintainers
