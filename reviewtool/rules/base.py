@@ -194,10 +194,13 @@ def already_applied(series, ctx):
     """
     hist = ctx.history
     tree = _target_tree(series, ctx)
-    head = tree.sha if tree and tree.sha else hist.head
+    # lint reviews commits that HEAD already holds: there "applied" means in the upstream it names.
+    upstream = ctx.setting("upstream_head")
+    head = tree.sha if tree and tree.sha else (upstream or hist.head)
     if head is None:
         return
-    label = f"{tree.name} ({tree.ref})" if tree and tree.sha else "HEAD"
+    label = f"{tree.name} ({tree.ref})" if tree and tree.sha else (f"the upstream ({short(upstream)})" if upstream
+                                                                   else "HEAD")
     patches = [p for p in series.patches if p.diff.text.strip()]
     paths = sorted({f.path for p in patches for f in p.diff.files if not f.unsafe_path})
     if not patches or not paths:
