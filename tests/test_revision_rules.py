@@ -139,18 +139,19 @@ def test_trailers_not_carried_real_v2_to_v3(tmp_path, check_json):
     assert hits(check_json(path), "trailers-not-carried") == []
 
 
-def _two_revisions(tmp_path, v2_notes="", review_date=DAY2, name="revs.mbox"):
+def _two_revisions(tmp_path, v2_notes="", review_date=DAY2, name="revs.mbox", twice=False):
     v1 = series_mails(2, tree="net-next")
     patch2 = "20261102100000.1002-2-jane@v1.example.org"
     review = reply(v1[2].subject, patch2, "> quoted\n\nLooks good.\n\n" + REVIEW, date=review_date)
     v2 = series_mails(2, tree="net-next", version=2, bodies={2: patch_body(notes=v2_notes or "v2: no change")})
     v2[0].body = cover_body(notes="Changes in v2:\n- reword patch 1")
-    text = thread(*v1, review, start=DAY1, domain="v1.example.org")
+    again = [reply(v1[2].subject, patch2, "Still good.\n\n" + REVIEW, date=review_date)] if twice else []
+    text = thread(*v1, review, *again, start=DAY1, domain="v1.example.org")
     return write(tmp_path, text + "\n" + thread(*v2, start=DAY3, domain="v2.example.org"), name)
 
 
 def test_trailers_not_carried_built(tmp_path, check_json):
-    res = check_json(_two_revisions(tmp_path))
+    res = check_json(_two_revisions(tmp_path, twice=True))  # given twice, reported once
     found = hits(res, "trailers-not-carried")
     assert [f["patch"] for f in found] == [2]
     assert found[0]["evidence"][0] == REVIEW and "Add `Reviewed-by: Simon Reviewer" in found[0]["advice"]

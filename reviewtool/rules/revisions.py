@@ -163,9 +163,13 @@ def trailers_not_carried(series, ctx):
         if new is None or new.msgid == old.msgid:  # a partial reroll reuses the earlier mail itself
             continue
         changed = bool(old.patch_id and new.patch_id and old.patch_id != new.patch_id)
+        seen: set[tuple[str, str]] = set()  # one note per tag and person, however often it was given
         for t, where in _given(prev, old.counter, new.date):
-            if same_person(t.person, new.author) or _carried(t.person, (new,)) or _explained(t.person, [new.notes] + cover_texts):
+            key = (t.key, (t.person.email or t.person.name).lower())
+            if key in seen or same_person(t.person, new.author) or _carried(t.person, (new,)) \
+                    or _explained(t.person, [new.notes] + cover_texts):
                 continue
+            seen.add(key)
             yield Hit(f"{t.name} from {t.person} given on v{prev.revision} is missing from v{series.revision}"
                       + (" (the patch changed since)" if changed else ""), patch=new.counter,
                       evidence=(t.line, where),
@@ -173,9 +177,12 @@ def trailers_not_carried(series, ctx):
                              "(e.g. the patch changed substantially since it was given).")
     # Tags given to the whole series on the previous cover letter.
     if prev.cover is not None and series.cover is not None and series.cover.msgid != prev.cover.msgid:
+        seen = set()
         for t, where in _given(prev, 0, series.cover.date):
-            if _carried(t.person, all_mails) or _explained(t.person, cover_texts):
+            key = (t.key, (t.person.email or t.person.name).lower())
+            if key in seen or _carried(t.person, all_mails) or _explained(t.person, cover_texts):
                 continue
+            seen.add(key)
             yield Hit(f"{t.name} from {t.person} given to the whole v{prev.revision} is missing from every "
                       f"v{series.revision} patch", patch=0, evidence=(t.line, where),
                       advice=f"Add `{t.name}: {t.person}` to the patches it covers, or say in the cover "
