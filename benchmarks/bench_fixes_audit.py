@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Time `reviewtool fixes-audit` against a NIPA-style per-tag baseline on a generated repository.
 
-    python3 benchmarks/bench_fixes_audit.py [--commits 100000] [--every 80] [--keep DIR]
+    python3 benchmarks/bench_fixes_audit.py [--commits 100000] [--every 40] [--keep DIR]
 
 The repository is made with `git fast-import` in chunks: a mainline of --commits commits with a
 merged side branch every 997 commits, an unmerged branch, and a Fixes tag every --every commits
@@ -163,7 +163,7 @@ def baseline(repo: Path, revrange: str = "HEAD") -> set[tuple[str, str, str]]:
 def ours(repo: Path, revrange: str = "HEAD") -> tuple[set[tuple[str, str, str]], dict]:
     exe = shutil.which("reviewtool") or sys.executable
     cmd = [exe] if exe.endswith("reviewtool") else [exe, "-c", "from reviewtool.cli import run; run()"]
-    res = subprocess.run(cmd + ["fixes-audit", "--repo", str(repo), "--format", "json", "--select", "fixes",
+    res = subprocess.run(cmd + ["fixes-audit", "--repo", str(repo), "--format", "json",
                                 revrange], capture_output=True, env=_env())
     if res.returncode not in (0, 1):
         raise SystemExit(f"fixes-audit failed: {res.stderr.decode()}")
@@ -176,7 +176,7 @@ def ours(repo: Path, revrange: str = "HEAD") -> tuple[set[tuple[str, str, str]],
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--commits", type=int, default=100_000)
-    ap.add_argument("--every", type=int, default=80, help="a Fixes tag every N commits")
+    ap.add_argument("--every", type=int, default=40, help="a Fixes tag every N commits (2.5%% of commits)")
     ap.add_argument("--keep", type=Path, help="build (or reuse) the repository here")
     ap.add_argument("--no-commit-graph", action="store_true")
     args = ap.parse_args()

@@ -35,3 +35,28 @@ def test_audit_matches_the_per_tag_baseline(tmp_path, monkeypatch):
     # merges are in the history (the topic branches), so ancestry is not just linear order
     merges = bench.git(repo, "rev-list", "--merges", "--count", "HEAD").strip()
     assert int(merges) >= 2
+
+
+def test_sliced_scan_finds_the_same_commits(tmp_path, monkeypatch):
+    """The per-core slices of a long range (forced small here) give what one git log gives."""
+    from pathlib import Path
+
+    from reviewtool.commands.fixes_audit import FIXES_GREP, FIXES_GREP_PERL
+    from reviewtool.context import history_scan
+    from reviewtool.context.history import History
+
+    bench = _bench()
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    bench.generate(repo, 1200, 10, seed=5)
+    monkeypatch.setattr(history_scan, "MIN_SLICE", 100)
+    monkeypatch.setattr(history_scan.os, "cpu_count", lambda: 4)
+    hist = History.open(Path(repo))
+    try:
+        sliced = history_scan.grep_commits(hist, "HEAD", FIXES_GREP, FIXES_GREP_PERL)
+        single = hist.commits("HEAD", grep=FIXES_GREP)
+        assert len(sliced) >= 100
+        assert sorted(c.sha for c in sliced) == sorted(c.sha for c in single)
+        assert {c.sha: c.message for c in sliced} == {c.sha: c.message for c in single}
+    finally:
+        hist.close()

@@ -17,6 +17,7 @@ import typer
 from ..context import Context
 from ..context.history import History, repo_or_default, tree_overrides
 from ..context.history_notes import history_notes
+from ..context.history_scan import grep_commits
 from ..context.profiles import load_profiles
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
 from ..model.fixes import fixes_of
@@ -85,8 +86,8 @@ def audit_rules(select: tuple[str, ...], ignore: tuple[str, ...], profile) -> li
 
 
 def run_audit(hist: History, revrange: str, profile, select=(), ignore=()) -> Audit:
-    hist.prefetch_walk(revrange)  # the ancestry walk runs while git log finds the tags
-    commits = hist.commits(revrange, grep=FIXES_GREP, perl_grep=FIXES_GREP_PERL)
+    hist.prefetch_walk(revrange)  # one walk: the commit list to grep, then ancestry
+    commits = grep_commits(hist, revrange, FIXES_GREP, FIXES_GREP_PERL)
     series = audit_series(revrange, commits)
     refs = [(f.sha, p.commit) for p in series.patches for f in fixes_of(p, replies=False) if f.sha]
     resolved = hist.resolve([sha for sha, _ in refs])

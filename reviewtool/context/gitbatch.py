@@ -32,6 +32,7 @@ _SAFE_ENV = {
     "LC_ALL": "C",
     "LANGUAGE": "C",
     "GIT_ADVICE": "0",
+    "GIT_NO_LAZY_FETCH": "1",  # a partial clone must not fetch missing objects from the network
 }
 # Variables that would point git at another repository, index or object store than the one we chose.
 _REPO_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",

@@ -40,6 +40,6 @@ def history_notes(hist: "History", series: "Series") -> list[str]:
                          + ": whether they exist, their subjects and their ancestry could not be checked "
                            "(run `git fetch --unshallow` for a full history)")
         else:
-            notes.append("the repository is a shallow clone: release tags older than its history are "
-                         "missing, so 'introduced in' may be unknown")
+            notes.append("the repository is a shallow clone: fixes-target-not-ancestor reports nothing (history "
+                         "below the shallow boundary is missing) and release tags older than it are unknown")
     return notes

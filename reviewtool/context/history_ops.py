@@ -49,8 +49,6 @@ def commits(hist: "History", revrange: str | Sequence[str], *, grep: str | None 
     is used instead when git has PCRE (faster on long histories). `paths` limits to commits
     touching them.
     """
-    from .history import Commit, subject_of
-
     args = ["log", f"--format={_LOG_FORMAT}", "--no-color", "--encoding=UTF-8"]
     if limit:
         args.append(f"--max-count={int(limit)}")
@@ -67,16 +65,23 @@ def commits(hist: "History", revrange: str | Sequence[str], *, grep: str | None 
     if res.code != 0:
         first = next((l for l in res.err.splitlines() if l.strip()), "bad revision")
         raise RepositoryError(f"{hist.path}: git log {' '.join(revision_args(revrange))}: {first.strip()}")
-    out = []
-    for rec in res.out.split(_RS)[1:]:
+    return parse_log(res.out)
+
+
+def parse_log(out: str) -> list["Commit"]:
+    """Commits from `git log --format=<_LOG_FORMAT>` output."""
+    from .history import Commit, subject_of
+
+    commits = []
+    for rec in out.split(_RS)[1:]:
         f = rec.split(_US, 8)
         if len(f) < 9:
             continue
         message = f[8].rstrip("\n") + "\n"
-        out.append(Commit(sha=f[0], subject=subject_of(message), author=Person(f[2], f[3]), date=_date(f[4]),
-                          committer=Person(f[5], f[6]), commit_date=_date(f[7]),
-                          parents=tuple(f[1].split()), message=message))
-    return out
+        commits.append(Commit(sha=f[0], subject=subject_of(message), author=Person(f[2], f[3]), date=_date(f[4]),
+                              committer=Person(f[5], f[6]), commit_date=_date(f[7]),
+                              parents=tuple(f[1].split()), message=message))
+    return commits
 
 
 def reachable_pairs(hist: "History", pairs: Iterable[tuple[str, str]], *,
@@ -123,9 +128,18 @@ def _walk(hist: "History", within: str | Sequence[str]):
     key = (tuple(args), stdin)
     if key not in hist._walks:
         prefetch_walk(hist, within)
-    thread, box = hist._walks.pop(key)
+    thread, box = hist._walks[key]
     thread.join()
     return box["res"]
+
+
+def walked_commits(hist: "History", within: str | Sequence[str]) -> list[str] | None:
+    """The commits of a range in topological order (newest first), from the shared walk; None
+    when git could not walk it."""
+    res = _walk(hist, within)
+    if res.code != 0:
+        return None
+    return [line.split(" ", 1)[0] for line in res.out.splitlines() if line and not line.startswith("-")]
 
 
 def _reachable_pairs(hist: "History", pairs: list[tuple[str, str]],
