@@ -60,30 +60,12 @@ def lint_review(repo: Path, request: RangeRequest, options: ReviewOptions, *,
                    extras={**review.extras, **extras}), mails
 
 
-def _raw_patches(series, mails: RangeMails | None, directory: Path | None) -> list[tuple[int | None, bytes]]:
+def _raw_patches(series, mails: RangeMails | None, directory: Path | None) -> list[tuple[int, bytes]]:
     """The patch mails as bytes, for checkpatch (the cover letter is not a patch)."""
-    if mails is not None:
-        msgs = [m for m in mails.messages]
-        out = []
-        for msg in msgs:
-            from ..model.subject import parse_subject
+    from ..sources.files import load_messages
+    from .b4_check import patch_mails
 
-            subj = parse_subject(str(msg.get("Subject", "")))
-            if subj.counter == 0:
-                continue
-            out.append((subj.counter or 1, msg.as_bytes()))
-        return out
-    out = []
-    for path in sorted(p for p in directory.iterdir() if p.is_file()):
-        data = path.read_bytes()
-        from ..model.subject import parse_subject
-        import re
-
-        m = re.search(rb"^Subject: (.*)$", data, re.M)
-        subj = parse_subject(m.group(1).decode("utf-8", "replace") if m else "")
-        if subj.is_patch and subj.counter != 0:
-            out.append((subj.counter or 1, data))
-    return out
+    return patch_mails(list(mails.messages) if mails is not None else load_messages(directory))
 
 
 def lint(

@@ -1,0 +1,198 @@
+"""MAINTAINERS and .mailmap matching (context/maintainers.py) on a get_maintainer-compatible fixture,
+and agreement with the real scripts/get_maintainer.pl when a kernel source tree is on the machine
+(Debian's linux-source package ships one; the script is never a runtime dependency)."""
+
+from __future__ import annotations
+
+import glob
+import os
+import random
+import shutil
+import subprocess
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from lintrepo import KERNEL_DIRS, MAILMAP, MAINTAINERS, add_driver_history, kernel_repo, work_branch
+from reviewtool.context.maintainers import (Maintainers, context_stage, load_maintainers, parse_mailmap,
+                                            parse_maintainers)
+
+
+@pytest.fixture(scope="module")
+def maint() -> Maintainers:
+    return Maintainers.build(parse_maintainers(MAINTAINERS), parse_mailmap(MAILMAP))
+
+
+def names(recipients) -> list[str]:
+    return [str(r) for r in recipients]
+
+
+def test_sections_parsed_from_file_order(maint):
+    titles = [s.title for s in maint.sections]
+    assert titles == ["NETWORKING DRIVERS", "NETWORKING [GENERAL]", "FOO ETHERNET DRIVER", "WIRELESS DRIVERS",
+                      "BAR LIBRARY", "THE REST"]
+    assert maint.sections[-1].catch_all and not maint.sections[0].catch_all
+    assert maint.sections[2].role == "supporter" and maint.sections[4].role == "orphan minder"
+
+
+def test_most_specific_section_first_and_mailmap(maint):
+    got = maint.recipients(["drivers/net/ethernet/foo/foo_main.c"])
+    # FOO (drivers/net/ethernet/foo/, depth 4) before NETWORKING DRIVERS (drivers/net/, depth 2);
+    # the reviewer's old address is rewritten by .mailmap; subscribers-only list and THE REST left out.
+    assert names(got) == ["Foo Owner <foo.owner@example.com>", "Old Name <new.address@example.com>",
+                          "Dave Net <davem@example.org>", "Jakub Net <kuba@example.org>",
+                          "Rita Reviewer <rita@example.org>", "foo-dev@lists.example.com", "netdev@vger.kernel.org"]
+    roles = {r.address: (r.kind, r.role, r.section) for r in got}
+    assert roles["foo.owner@example.com"] == ("maintainer", "supporter", "FOO ETHERNET DRIVER")
+    assert roles["foo-dev@lists.example.com"] == ("list", "moderated list", "FOO ETHERNET DRIVER")
+    assert roles["rita@example.org"][0] == "reviewer"
+
+
+def test_exclusion_pattern_drops_the_section(maint):
+    got = maint.recipients(["drivers/net/wireless/w.c"])
+    assert names(got) == ["Wendy Wireless <wendy@example.org>", "linux-wireless@vger.kernel.org"]
+
+
+def test_glob_without_slash_keeps_the_directory_depth(maint):
+    assert "foo.owner@example.com" in {r.address for r in maint.recipients(["include/linux/foobar.h"])}
+    assert maint.recipients(["include/linux/foo/deep.h"]) == []  # same slash count required
+
+
+def test_regex_and_keyword_sections(maint):
+    assert names(maint.recipients(["lib/bar_lib.c"])) == ["bar@lists.example.org"]  # N: on the path
+    by_keyword = maint.recipients(["lib/other.c"], ["+	x = foo_magic;"])
+    assert [r.address for r in by_keyword][:2] == ["foo.owner@example.com", "new.address@example.com"]
+    assert all(r.reason == "keyword" for r in by_keyword)
+    assert maint.recipients(["lib/other.c"], ["+	x = foo_magical;"]) == []  # \b bounded
+
+
+def test_mailmap_forms():
+    mm = parse_mailmap("A Proper <proper@x.org> <commit@x.org>\n<only@x.org> <old@x.org>\n"
+                       "Name Only <n@x.org>\nB Real <b@x.org> B Wrong <bw@x.org>\n# comment\n")
+    assert mm.canonical("whatever", "Commit@X.org") == ("A Proper", "proper@x.org")
+    assert mm.canonical("Someone", "old@x.org") == ("Someone", "only@x.org")
+    assert mm.canonical("n", "n@x.org") == ("Name Only", "n@x.org")
+    assert mm.canonical("B Wrong", "bw@x.org") == ("B Real", "b@x.org")
+    assert mm.canonical("Other", "bw@x.org") == ("Other", "bw@x.org")  # name+address entry only
+
+
+def test_context_stage_reads_the_repository_or_says_why_not(tmp_path):
+    class Opts:
+        repo = None
+
+    fields = {"unavailable": {}, "notes": [], "closers": []}
+    context_stage(None, Opts(), fields)
+    assert "no repository" in fields["unavailable"]["maintainers"]
+    repo = kernel_repo(tmp_path / "k")
+    Opts.repo = repo.path
+    fields = {"unavailable": {}, "notes": [], "closers": []}
+    context_stage(None, Opts(), fields)
+    assert isinstance(fields["maintainers"], Maintainers) and not fields["unavailable"]
+    (repo.path / "MAINTAINERS").unlink()  # bare-like: the work tree lacks it, HEAD still has it
+    assert load_maintainers(repo.path) is not None
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    subprocess.run(["git", "init", "-q", str(empty)], check=True)
+    Opts.repo = empty
+    fields = {"unavailable": {}, "notes": [], "closers": []}
+    context_stage(None, Opts(), fields)
+    assert "has no MAINTAINERS" in fields["unavailable"]["maintainers"]
+
+
+# --- agreement with the real scripts/get_maintainer.pl ---------------------------------------------
+
+def _kernel_tarball() -> str | None:
+    found = sorted(glob.glob("/usr/src/linux-source-*.tar.xz") + glob.glob("/usr/src/linux-source-*.tar.bz2"))
+    return found[-1] if found else None
+
+
+@pytest.fixture(scope="module")
+def kernel_scripts(tmp_path_factory):
+    """scripts/get_maintainer.pl (+ the kernel's MAINTAINERS and .mailmap when from a tarball)."""
+    given = os.environ.get("REVIEWTOOL_GET_MAINTAINER")
+    if given and Path(given).is_file():
+        return {"get_maintainer.pl": Path(given)}
+    tarball = _kernel_tarball()
+    if tarball is None or shutil.which("perl") is None:
+        pytest.skip("no scripts/get_maintainer.pl on this machine (install Debian's linux-source or set "
+                    "REVIEWTOOL_GET_MAINTAINER); agreement is not tested")
+    out = tmp_path_factory.mktemp("kernel-scripts")
+    wanted = ("scripts/get_maintainer.pl", "MAINTAINERS", ".mailmap")
+    found: dict[str, Path] = {}
+    files: list[str] = []
+    with tarfile.open(tarball) as tar:
+        for member in tar:
+            rel = member.name.split("/", 1)[1] if "/" in member.name else ""
+            if member.isfile():
+                files.append(rel)
+            if rel in wanted:
+                target = out / Path(rel).name
+                target.write_bytes(tar.extractfile(member).read())
+                found[Path(rel).name] = target
+    found["files"] = files  # type: ignore[assignment]
+    return found
+
+
+def _as_kernel_tree(root: Path, scripts: dict) -> None:
+    for name in ("COPYING", "CREDITS", "Kbuild", "Makefile", "README"):
+        (root / name).touch()
+    for d in KERNEL_DIRS:
+        (root / d).mkdir(parents=True, exist_ok=True)
+    shutil.copy(scripts["get_maintainer.pl"], root / "scripts" / "get_maintainer.pl")
+
+
+def _get_maintainer(root: Path, patch: str) -> list[str]:
+    res = subprocess.run(["perl", "scripts/get_maintainer.pl", "--nogit", "--nogit-fallback", "--nofixes",
+                          "--norolestats"], input=patch.encode(), capture_output=True, cwd=root, check=True)
+    return [line.strip() for line in res.stdout.decode().splitlines()
+            if line.strip() and "linux-kernel@vger.kernel.org" not in line]
+
+
+def _same(theirs: list[str], mine: list[str]) -> bool:
+    norm = lambda xs: [x.replace('"', "").lower() for x in xs]  # noqa: E731 (get_maintainer quotes some names)
+    return norm(theirs) == norm(mine)
+
+
+def test_agrees_with_get_maintainer_on_the_fixture(tmp_path, kernel_scripts):
+    repo = kernel_repo(tmp_path / "k")
+    target = add_driver_history(repo)
+    work_branch(repo, fixes_target=target)
+    _as_kernel_tree(repo.path, kernel_scripts)
+    maint = load_maintainers(repo.path)
+    from reviewtool.model.b4adapter import build_series
+    from reviewtool.rules.recipients import _keyword_text, _paths
+    from reviewtool.sources.files import load_messages
+
+    out = tmp_path / "patches"
+    repo.git("format-patch", "-q", "-o", str(out), "main..work")
+    series = build_series(load_messages(out), source=str(out))
+    for patch_file, patch in zip(sorted(out.iterdir()), series.patches):
+        theirs = _get_maintainer(repo.path, patch_file.read_text())
+        mine = [str(r) for r in maint.recipients(_paths(patch), _keyword_text(patch))
+                if r.address != "linux-kernel@vger.kernel.org"]
+        assert _same(theirs, mine), (patch_file.name, theirs, mine)
+
+
+def test_agrees_with_get_maintainer_on_the_kernel_maintainers_file(tmp_path, kernel_scripts):
+    if "MAINTAINERS" not in kernel_scripts:
+        pytest.skip("only get_maintainer.pl was given, not a kernel tree")
+    root = tmp_path / "linux"
+    root.mkdir()
+    shutil.copy(kernel_scripts["MAINTAINERS"], root / "MAINTAINERS")
+    shutil.copy(kernel_scripts[".mailmap"], root / ".mailmap")
+    files = [f for f in kernel_scripts["files"] if f and not f.startswith("debian/")]
+    for d in {str(Path(f).parent) for f in files}:  # get_maintainer adds `/` to F: patterns naming directories
+        (root / d).mkdir(parents=True, exist_ok=True)
+    _as_kernel_tree(root, kernel_scripts)
+    maint = load_maintainers(root)
+    rng = random.Random(8)
+    for _ in range(60):
+        sample = rng.sample(files, rng.choice((1, 2, 3)))
+        patch = "".join(f"diff --git a/{f} b/{f}\n--- a/{f}\n+++ b/{f}\n@@ -1 +1 @@\n-a\n+b\n" for f in sample)
+        theirs = _get_maintainer(root, "Subject: [PATCH] x\n\nx\n---\n" + patch)
+        mine = [str(r) for r in maint.recipients(sample, ["-a", "+b", "[PATCH] x", "x"])
+                if r.address != "linux-kernel@vger.kernel.org"]
+        # Equal depth ties are ordered by Perl's hash order; compare addresses as sets there.
+        assert _same(theirs, mine) or {x.split("<")[-1].rstrip(">").lower() for x in theirs} == \
+            {x.split("<")[-1].rstrip(">").lower() for x in mine}, (sample, theirs, mine)
