@@ -11,6 +11,7 @@ import pytest
 from conftest import CORPUS
 from gitrepo import GitRepo, kernel_like
 from mailfactory import Mail, cover_body, patch_body, thread, write
+from reviewtool.context import history as history_module
 from reviewtool.context.history import History
 from reviewtool.profiles import __name__ as _profiles  # noqa: F401  (package present)
 
@@ -97,7 +98,7 @@ def test_many_shas_take_a_fixed_number_of_processes(k):
         hist.close()
 
 
-def test_trees_tags_and_ancestry(k):
+def test_trees_tags_and_ancestry(k, monkeypatch):
     hist = History.open(k.path, trees=_netdev_trees())
     try:
         assert hist.tree("net").sha == k.c["net_fix"] and hist.tree("net").source == "profile"
@@ -110,6 +111,14 @@ def test_trees_tags_and_ancestry(k):
         assert tags == {k.c["foo_open"]: "v6.1-rc1", k.c["dev_flags"]: "v6.1", k.c["init"]: "v6.0",
                         k.c["next_feature"]: None}
         assert hist.count_between(k.c["dev_flags"], "net-next") == 5  # feature, doc, fix, merge, more
+    finally:
+        hist.close()
+    # many commits go to name-rev on stdin instead of as arguments: same answers
+    monkeypatch.setattr(history_module, "NAME_REV_ARGS_MAX", 0)
+    hist = History.open(k.path)
+    try:
+        assert hist.first_tags([k.c["foo_open"], k.c["dev_flags"], k.c["next_feature"]]) == {
+            k.c["foo_open"]: "v6.1-rc1", k.c["dev_flags"]: "v6.1", k.c["next_feature"]: None}
     finally:
         hist.close()
 

@@ -41,7 +41,8 @@ STAGE_ORDER = 20
 _HEX_RE = re.compile(r"^[0-9a-fA-F]{4,40}$")
 _FULL_RE = re.compile(r"^[0-9a-f]{40}$")
 _IDENT_RE = re.compile(r"^(?P<name>.*?) ?<(?P<email>[^<>]*)> (?P<ts>-?\d+) (?P<tz>[+-]\d{4})$")
-CONFIG_TREE_PREFIX = "reviewtool.tree."  # git config reviewtool.tree.<name> = <ref>
+CONFIG_TREE_PREFIX = "reviewtool.tree."
+NAME_REV_ARGS_MAX = 256  # up to this many commits, name-rev gets them as arguments (see first_tags)  # git config reviewtool.tree.<name> = <ref>
 
 
 @dataclass(frozen=True)
@@ -360,15 +361,20 @@ class History:
         shas = list(shas)
         full = {s: self._full(s) for s in shas}
         todo = sorted({f for f in full.values() if f and f not in self._tags})
-        if todo:
-            res = self.runner.run(["name-rev", "--tags", f"--refs=refs/tags/{self.release_pattern}",
-                                   "--annotate-stdin"], input="".join(f + "\n" for f in todo), check=False)
+        base = ["name-rev", "--tags", f"--refs=refs/tags/{self.release_pattern}"]
+        if todo and len(todo) <= NAME_REV_ARGS_MAX:
+            # As arguments, name-rev stops walking below the oldest commit asked about (fast on
+            # a kernel); from stdin it names the whole history, which only pays for many commits.
+            res = self.runner.run(base + todo, check=False)
+        elif todo:
+            res = self.runner.run(base + ["--annotate-stdin"], input="".join(f + "\n" for f in todo), check=False)
             if res.code != 0:  # git before 2.40 spells it --stdin
-                res = self.runner.run(["name-rev", "--tags", f"--refs=refs/tags/{self.release_pattern}",
-                                       "--stdin"], input="".join(f + "\n" for f in todo), check=False)
+                res = self.runner.run(base + ["--stdin"], input="".join(f + "\n" for f in todo), check=False)
+        if todo:
+            wanted = set(todo)
             for line in res.out.splitlines():
                 sha, _, name = line.partition(" ")
-                if sha in todo:
+                if sha in wanted:
                     self._tags[sha] = _tag_of(name) if name else None
             for f in todo:
                 self._tags.setdefault(f, None)
