@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -110,6 +111,7 @@ def _tree_rss_kb(pid: int) -> int:
 def measure(cmd: list[str]) -> dict:
     """Wall time, exit code and peak memory (process tree PSS, sampled every 20 ms) of a command."""
     peak = 0
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     done = threading.Event()
@@ -126,7 +128,10 @@ def measure(cmd: list[str]) -> dict:
     wall = time.perf_counter() - t0
     done.set()
     sampler.join()
-    return {"wall_s": wall, "code": proc.returncode, "peak_rss_mb": peak / 1024, "stdout": out, "stderr": err}
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)  # the command and every process it waited for
+    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
+    return {"wall_s": wall, "cpu_s": cpu, "code": proc.returncode, "peak_rss_mb": peak / 1024,
+            "stdout": out, "stderr": err}
 
 
 B4_REFERENCE = r"""
@@ -191,9 +196,11 @@ def main() -> int:
     work = args.keep or Path(tempfile.mkdtemp(prefix="bench-triage-"))
     work.mkdir(parents=True, exist_ok=True)
     results = []
-    print(f"{len(pool)} corpus threads as templates; {os.cpu_count()} CPUs; archives in {work}", flush=True)
-    print(f"{'series':>7} {'msgs':>7} {'MB':>6} {'jobs':>4} {'wall s':>8} {'series/s':>9} {'ms/series':>9} "
-          f"{'peak MB':>11}   b4 read+build s (series/s, RSS MB)", flush=True)
+    print(f"{len(pool)} corpus threads as templates; {os.cpu_count()} CPUs; load average "
+          f"{os.getloadavg()[0]:.1f} at the start; archives in {work}", flush=True)
+    print(f"{'series':>7} {'msgs':>7} {'MB':>6} {'jobs':>4} {'wall s':>8} {'series/s':>9} {'CPU s':>8} "
+          f"{'CPU ms/series':>13} {'peak MB':>8}   b4 read+build: wall s, CPU s (CPU ms/series), RSS MB",
+          flush=True)
     for size in args.sizes:
         archive = work / f"archive-{size}.mbox"
         msgs = generate(archive, size, pool)
@@ -202,6 +209,7 @@ def main() -> int:
         if not args.no_b4:
             r = measure([sys.executable, "-c", B4_REFERENCE, str(archive)])
             ref = json.loads(r["stdout"]) if r["code"] == 0 else {"error": r["stderr"].decode()[-300:]}
+            ref["cpu_s"] = round(r["cpu_s"], 2)
         for jobs in args.jobs:
             r = measure([sys.executable, "-c", "from reviewtool.cli import run; run()", "triage", str(archive), "--format", "json",
                          "--now", NOW, "--jobs", str(jobs), "--no-progress"])
@@ -213,16 +221,18 @@ def main() -> int:
             row = {"series": size, "messages": msgs, "archive_mb": round(mb, 1), "jobs": jobs,
                    "triaged": triaged, "superseded": report["totals"]["superseded"],
                    "wall_s": round(r["wall_s"], 2), "series_per_s": round(triaged / r["wall_s"], 1),
-                   "ms_per_series": round(1000 * r["wall_s"] / triaged, 2),
+                   "cpu_s": round(r["cpu_s"], 2), "cpu_ms_per_series": round(1000 * r["cpu_s"] / triaged, 2),
+                   "load_average": round(os.getloadavg()[0], 1),
                    "peak_rss_mb": round(r["peak_rss_mb"], 1), "b4_reference": ref}
             results.append(row)
             b4_text = ""
-            if ref and "read_s" in ref:
+            if ref and "read_s" in ref and jobs == args.jobs[0]:
                 b4_s = ref["read_s"] + ref["series_s"]
-                b4_text = (f"{b4_s:8.2f} ({ref['series_built'] / b4_s:7.1f}/s, {ref['peak_rss_mb']:.0f} MB)"
-                           if jobs == args.jobs[0] else "")
+                b4_text = (f"{b4_s:8.2f} {ref['cpu_s']:8.2f} ({1000 * ref['cpu_s'] / max(1, ref['series_built']):.1f}), "
+                           f"{ref['peak_rss_mb']:.0f}")
             print(f"{size:>7} {msgs:>7} {mb:>6.1f} {jobs:>4} {r['wall_s']:>8.2f} {row['series_per_s']:>9.1f} "
-                  f"{row['ms_per_series']:>9.2f} {row['peak_rss_mb']:>11.1f}   {b4_text}", flush=True)
+                  f"{row['cpu_s']:>8.2f} {row['cpu_ms_per_series']:>13.2f} {row['peak_rss_mb']:>8.1f}   {b4_text}",
+                  flush=True)
         if not args.keep:
             archive.unlink()
     if args.json:
