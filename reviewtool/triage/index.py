@@ -22,12 +22,11 @@ from typing import BinaryIO, Iterator
 
 from ..errors import InputError
 from ..sources import files
-from ..sources.files import MAIL_POLICY, RawMail
+from ..sources.files import MAIL_POLICY, SYNTHETIC_DOMAIN, RawMail
 
 _HEADER_PARSER = email.parser.BytesHeaderParser(policy=MAIL_POLICY)
 _IDS_RE = re.compile(r"<([^<>\s]+)>")
 _CHANGE_ID_RE = re.compile(rb"^change-id:[ \t]*(\S+)", re.I)
-SYNTHETIC_DOMAIN = "format-patch.reviewtool.invalid"  # the domain files.parse_mails uses
 
 
 @dataclass(frozen=True, slots=True)
