@@ -3,6 +3,7 @@ progress and bad input."""
 
 from __future__ import annotations
 
+import gzip
 import json
 
 from conftest import CORPUS
@@ -142,6 +143,8 @@ def test_non_mail_files_in_a_directory_are_skipped(tmp_path, cli):
     (tmp_path / "a.mbox").write_bytes((NF / "nf-vrf-conntrack-dflt-qdisc.mbox").read_bytes())
     data = run(cli, tmp_path, "--format", "json").json
     assert data["totals"]["series"] == 1
+    assert data["notes"] == [f"skipped a file that is not mail: {tmp_path / 'README'}: not a mail file (it does "
+                             "not start with mail headers or an mbox `From ` line)"]
 
 
 def test_progress_bar_on_stderr_only_when_asked(tmp_path, cli):
@@ -158,4 +161,9 @@ def test_series_that_cannot_be_built_is_listed_not_fatal(tmp_path, cli):
     data = run(cli, archive, "--format", "json").json
     assert data["totals"]["series"] == 1
     assert [s["subject"] for s in data["skipped"]] == ["[GIT PULL] Networking for v6.20"]
-    assert data["skipped"][0]["reason"]
+    assert data["skipped"][0]["reason"].startswith(f"{archive}: ")
+    # a gzip archive is unpacked into a scratch file; messages still name the file given
+    gz = tmp_path / "archive.mbox.gz"
+    gz.write_bytes(gzip.compress(archive.read_bytes()))
+    data = run(cli, gz, "--format", "json").json
+    assert data["skipped"][0]["reason"].startswith(f"{gz}: ")

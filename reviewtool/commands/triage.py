@@ -110,14 +110,18 @@ def triage(
         paths = [Path(s) for s in sources or ()]
         labels = [str(p) for p in paths]
         notes: list[str] = []
+        skipped_files: list[str] = []
+        scratch_labels: dict[Path, str] = {}
         if msgids is not None:
             fetched, notes = fetch_msgids(read_msgid_file(msgids), Path(scratch), fetch)
             paths.append(fetched)
             labels.append(f"message-ids from {msgids}")
+            scratch_labels[fetched] = labels[-1]
         if query is not None:
             paths.append(search(query, Path(scratch), fetch))
+            scratch_labels[paths[-1]] = f"search {query!r}"
             labels.append(f"search: {query}")
-        grouping = group_archive(index_inputs(paths, Path(scratch)))
+        grouping = group_archive(index_inputs(paths, Path(scratch), skipped_files, scratch_labels))
         if not grouping.messages:
             raise InputError(f"{', '.join(labels)}: no mail messages found")
         items = []
@@ -126,6 +130,7 @@ def triage(
                 items.append(item)
         for g in grouping.series:
             items.extend(superseded_entries(g, opts))
+    notes += [f"skipped a file that is not mail: {why}" for why in skipped_files]
     report = build_report(items, grouping, opts, inputs=labels, order=sort.value, only=tuple(status), notes=notes)
     if fmt is Format.json:
         text = json.dumps(report, indent=2, ensure_ascii=False) + "\n"

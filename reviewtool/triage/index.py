@@ -39,6 +39,7 @@ class MailRef:
     in_mbox: bool = False  # a chunk of an mbox (files.split_mbox trims and unquotes those)
     mboxrd: bool = False
     format_patch: bool = False
+    label: str = ""  # what to call the file in messages: the path given, not a scratch copy
 
     @property
     def origin(self) -> str:
@@ -146,7 +147,7 @@ def _lines(fh: BinaryIO) -> Iterator[tuple[bytes, bytes | None]]:
     yield prev, None
 
 
-def _scan_mbox(path: str, fh: BinaryIO, start: int) -> Iterator[MailHead]:
+def _scan_mbox(path: str, fh: BinaryIO, start: int, label: str) -> Iterator[MailHead]:
     """Split on `From ` lines by files.split_mbox's rule (the first line is a separator; after a
     blank line, a `From ` line is one when it carries a date, or, in a file whose first separator
     carries none, when a header line follows), keeping only each mail's header block and
@@ -159,7 +160,7 @@ def _scan_mbox(path: str, fh: BinaryIO, start: int) -> Iterator[MailHead]:
     in_head, change_id, prev_blank, first = True, None, True, True
 
     def finish(end: int) -> MailHead | None:
-        ref = MailRef(path, mail_start, end - mail_start, True, mboxrd, fp)
+        ref = MailRef(path, mail_start, end - mail_start, True, mboxrd, fp, label)
         raw = b"".join(head)
         if not raw.strip():
             return None
@@ -189,39 +190,40 @@ def _scan_mbox(path: str, fh: BinaryIO, start: int) -> Iterator[MailHead]:
         yield m
 
 
-def _single(path: str, data: bytes, offset: int) -> MailHead | None:
+def _single(path: str, data: bytes, offset: int, label: str) -> MailHead | None:
     end = re.search(rb"\r?\n\r?\n", data)
     head = data[: end.start() + 1] if end else data
     m = re.search(rb"^change-id:[ \t]*(\S+)", data[end.end():] if end else b"", re.M | re.I)
-    return _head(MailRef(path, offset, len(data)), head, m.group(1) if m else None, data)
+    return _head(MailRef(path, offset, len(data), label=label), head, m.group(1) if m else None, data)
 
 
-def index_file(path: Path) -> Iterator[MailHead]:
+def index_file(path: Path, label: str | None = None) -> Iterator[MailHead]:
     """Every mail of one file (mbox or single message), in file order; the file is recognised
     as files._mails_of_file recognises it."""
+    name = label or str(path)
     try:
         fh = open(path, "rb")
     except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+        raise InputError(f"{name}: cannot read ({exc.strerror or exc})") from exc
     with fh:
         probe = fh.read(65536)
         if not probe.strip():
-            raise InputError(f"{path}: the file is empty")
+            raise InputError(f"{name}: the file is empty")
         skip = len(probe) - len(probe.lstrip(b"\r\n")) if probe[:1] in (b"\r", b"\n") else 0
         data = probe[skip:]
         head = data[:4096].split(b"\n", 2)
         if data.startswith(b"From ") and (files._SEPARATOR_RE.match(head[0])
                                           or len(head) > 1 and files._FIELD_RE.match(head[1])):
-            yield from _scan_mbox(str(path), fh, skip)
+            yield from _scan_mbox(str(path), fh, skip, name)
             return
         if b"\x00" in data[:4096] and not re.search(rb"^(Subject|From|Message-I[dD]):", data[:65536], re.M):
-            raise InputError(f"{path}: not a mail file (binary data)")
+            raise InputError(f"{name}: not a mail file (binary data)")
         if not files._PARSER_HEADER_RE.match(data):
-            raise InputError(f"{path}: not a mail file (it does not start with mail headers or an mbox "
+            raise InputError(f"{name}: not a mail file (it does not start with mail headers or an mbox "
                              "`From ` line)")
         fh.seek(skip)
         whole = fh.read()
-    if (m := _single(str(path), whole, skip)) is not None:
+    if (m := _single(str(path), whole, skip, name)) is not None:
         yield m
 
 
@@ -257,14 +259,17 @@ def is_gzip(path: Path) -> bool:
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from exc
 
 
-def index_inputs(paths: list[Path], scratch: Path, skipped: list[str] | None = None) -> Iterator[MailHead]:
+def index_inputs(paths: list[Path], scratch: Path, skipped: list[str] | None = None,
+                 labels: dict[Path, str] | None = None) -> Iterator[MailHead]:
     """Every mail of every input, streaming; gzip files are unpacked into `scratch` first. In a
     directory, a file that is not mail (a README, a quilt `series`) is skipped and named in
-    `skipped`; a file given by name must be mail."""
+    `skipped`; a file given by name must be mail. `labels` names inputs that are scratch files
+    (fetched threads) in messages."""
     for p in paths:
         for f in mail_files(p):
+            label = (labels or {}).get(f, str(f))
             try:
-                yield from index_file(unpack_gzip(f, scratch) if is_gzip(f) else f)
+                yield from index_file(unpack_gzip(f, scratch) if is_gzip(f) else f, label)
             except InputError as exc:
                 if f == p:
                     raise

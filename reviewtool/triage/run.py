@@ -73,7 +73,7 @@ def _load(group: SeriesGroup):
     finally:
         for fh in handles.values():
             fh.close()
-    source = group.refs[0].path if group.refs else ""
+    source = (group.refs[0].label or group.refs[0].path) if group.refs else ""
     return build_series(parse_mails(raws), source=source)
 
 
