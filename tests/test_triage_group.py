@@ -226,3 +226,15 @@ def test_grouping_reads_headers_only(tmp_path):
     archive = write(tmp_path, thread(*mails))
     grouping = group_archive(index_inputs([archive], tmp_path))
     assert len(grouping.series) == 1 and len(grouping.series[0].refs) == 3
+
+
+def test_the_whole_corpus_as_one_archive(cli):
+    """Every corpus thread at once (mboxo, mboxrd, gzip, single mails, fuzzed headers, pull
+    requests, announcements): a report, never an internal error."""
+    dirs = sorted(p for p in CORPUS.rglob("*") if p.is_dir() and any(f.is_file() for f in p.iterdir()))
+    report = triage_json(cli, *dirs)
+    assert report["totals"]["series"] > 60 and report["totals"]["other_threads"] > 5
+    assert not [s for s in report["skipped"] if "internal error" in s["reason"]]
+    statuses = {"ready", "needs-review", "needs-revision", "wrong-tree", "incomplete", "stale", "superseded"}
+    assert {i["status"] for i in report["series"]} <= statuses
+    assert sum(report["counts"].values()) == len(report["series"])
