@@ -8,7 +8,7 @@
                   fix-for-next-only-code, split-series)
   needs-revision  at least one error-level finding (the first one decides the next step;
                   a closed development tree comes first: nothing else matters until it reopens)
-  ready           no error-level finding: review the code and apply
+  ready           no error-level finding: review the code and apply (an RFC: comment on it)
 
 Each verdict carries the per-patch classification (kind, reasons, tree) for renderers and JSON.
 """
@@ -69,5 +69,9 @@ def series_verdict(series: Series, findings: Iterable[Finding],
     where = f" to {trees[0]}" if len(trees) == 1 else ""
     warnings = sum(1 for f in findings if f.severity is Severity.WARNING)
     extra = f"; mention the {warnings} warning{'s' if warnings != 1 else ''} in the review" if warnings else ""
+    if series.is_rfc:  # ready for review, not for applying
+        return Verdict("ready", f"Nothing blocks it: comment on the approach; as an RFC it is not applied, the "
+                                f"author reposts it as [PATCH{' ' + trees[0] if len(trees) == 1 else ''}]{extra}.",
+                       None, patches)
     return Verdict("ready", f"Nothing blocks it: review the code and apply it{where}{extra}.", None, patches)
 

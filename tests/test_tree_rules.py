@@ -216,6 +216,9 @@ def test_verdict_is_a_pure_function():
     v = series_verdict(ready, [Finding("cover-letter-missing", Severity.WARNING, None, "m")], cls)
     assert v.status == "ready" and v.next_step == ("Nothing blocks it: review the code and apply it to nf; "
                                                    "mention the 1 warning in the review.")
+    rfc = load_series(str(CORPUS / "netfilter-devel/rfc-nf-next-ct-helper-0-2.mbox"), ReviewOptions())
+    v = series_verdict(rfc, [], classify_series(rfc, shipped_profiles()["netfilter"]))
+    assert v.status == "ready" and "as an RFC it is not applied" in v.next_step and "[PATCH nf-next]" in v.next_step
     err = Finding("signed-off-by-missing", Severity.ERROR, 1, "no SoB", advice="Add your Signed-off-by.")
     closed = Finding("net-next-closed", Severity.ERROR, None, "closed", advice="Repost after v7.0-rc1.")
     v = series_verdict(ready, [err, closed], cls)
