@@ -43,6 +43,7 @@ def subject_prefix_history(series, ctx):
         return
     tree = ctx.profile.declared_tree(series.first.subject.tags) if series.first else None
     ref = hist.tree(tree.name).sha if tree and hist.tree(tree.name) and hist.tree(tree.name).sha else None
+    ref = ref or ctx.setting("upstream_head")  # lint: HEAD holds the linted commits; history is the upstream's
     log = hist.subjects_touching(paths, ref, limit=RECENT * len(patches) + 100)
     for p in patches:
         mine = {f.path for f in p.diff.files}
