@@ -23,6 +23,8 @@ from ..review import Review, ReviewOptions, load_series_from_path, review_series
 from ..sources.gitrange import RangeMails, RangeRequest, range_mails
 from .check import Format
 
+LINT_SKIP_RULES = ("does-not-apply",)
+
 
 def lint_review(repo: Path, request: RangeRequest, options: ReviewOptions, *,
                 checkpatch: bool = False) -> tuple[Review, RangeMails | None]:
@@ -35,6 +37,8 @@ def lint_review(repo: Path, request: RangeRequest, options: ReviewOptions, *,
     else:
         mails = range_mails(repo, request)
         series = build_series(list(mails.messages), source=mails.label)
+    # Commits sit on their base by construction: applying them again there proves nothing.
+    options = replace(options, ignore=options.ignore + LINT_SKIP_RULES)
     settings = {**options.settings, "cc_from_trailers": True,
                 "recipients_command": mails.recipients_command if mails else None,
                 "upstream_head": mails.upstream if mails else None}

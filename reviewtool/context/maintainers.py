@@ -222,6 +222,7 @@ class Maintainers:
     mailmap: Mailmap = field(default_factory=Mailmap)
     origin: str = "MAINTAINERS"
     _index: dict[str, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    _memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)  # per-path answers, keyword regex
 
     @classmethod
     def build(cls, sections: tuple[Section, ...], mailmap: Mailmap | None = None,
@@ -236,6 +237,12 @@ class Maintainers:
 
     def sections_for_file(self, path: str) -> list[tuple[Section, int]]:
         """(section, depth) for one path, most specific first, as get_maintainer ranks them."""
+        key = ("file", path)
+        if key not in self._memo:  # a series touches the same files again and again
+            self._memo[key] = self._sections_for_file(path)
+        return self._memo[key]
+
+    def _sections_for_file(self, path: str) -> list[tuple[Section, int]]:
         first = path.split("/", 1)[0] if "/" in path else path
         candidates = sorted(set(self._index.get(first, ())) | set(self._index.get("*", ())))
         found: list[tuple[Section, int]] = []
@@ -259,10 +266,22 @@ class Maintainers:
             return []
         hits: list[Section] = []
         text = list(lines)
+        any_keyword = self._any_keyword(keyed)
+        if any_keyword is not None:  # one pass over the text; the per-section test runs on the few lines left
+            text = [line for line in text if any_keyword.search(line)]
+            if not text:
+                return []
         for s in keyed:
             if any(rx.search(line) for rx in s.keywords for line in text):
                 hits.append(s)
         return hits
+
+    def _any_keyword(self, keyed: list[Section]) -> re.Pattern[str] | None:
+        if "keywords" not in self._memo:
+            # Joined by newlines: a `#` comment in one verbose pattern must not swallow the others.
+            joined = "\n|".join(f"(?:{rx.pattern}\n)" for s in keyed for rx in s.keywords)
+            self._memo["keywords"] = _compile(joined, re.VERBOSE)
+        return self._memo["keywords"]
 
     def recipients(self, paths: Iterable[str], text_lines: Iterable[str] = ()) -> list[Recipient]:
         """Maintainers, reviewers and lists for the files (and keyword matches), de-duplicated by

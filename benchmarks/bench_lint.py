@@ -1,0 +1,164 @@
+"""Benchmark: `reviewtool lint` of a 50-commit range against `git format-patch` of the same range.
+
+Generates, in a temporary directory, a kernel-shaped repository (MAINTAINERS with 300 sections,
+400 source files, a history of 300 commits on `main`, a `work` branch tracking it with 50 commits
+of one to three files each, Fixes tags blaming earlier commits, sign-offs), then times in one run:
+
+- `git format-patch --stdout --cover-letter --base=auto @{u}..HEAD` (the baseline),
+- lint in process (`lint_review`, as a pre-push hook or editor integration calls it once warm),
+- `reviewtool lint --format json` as a command (interpreter start and imports included).
+
+Runs are interleaved so machine load hits all alike; medians are compared. Exit 1 with --check
+when the in-process ratio is over 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+SUBSYSTEMS = ["net/core", "net/ipv4", "net/sched", "drivers/net/ethernet/foo", "drivers/net/ethernet/bar",
+              "drivers/net/phy", "kernel/bpf", "lib", "fs/ext4", "include/net"]
+
+
+def git(repo: Path, *args: str, input: str | None = None, env: dict | None = None) -> str:
+    res = subprocess.run(["git", "-C", str(repo), *args], input=input, capture_output=True, text=True,
+                         env={**os.environ, **(env or {})}, check=True)
+    return res.stdout.strip()
+
+
+def maintainers_text(rng: random.Random) -> str:
+    out = ["List of maintainers", ""]
+    for i in range(300):
+        sub = SUBSYSTEMS[i % len(SUBSYSTEMS)]
+        out += [f"SECTION {i:03d} {sub.upper()}", f"M:\tMaint {i} <maint{i}@example.org>",
+                f"R:\tRev {i} <rev{i}@example.org>", f"L:\tlist{i % 20}@vger.example.org", "S:\tMaintained",
+                f"F:\t{sub}/file{i % 40:02d}.c" if i >= len(SUBSYSTEMS) else f"F:\t{sub}/",
+                f"K:\\bkey{i}_word\\b" if i % 7 == 0 else "N:\tnomatch" + str(i), ""]
+    out += ["THE REST", "M:\tLinus <torvalds@example.org>", "L:\tlinux-kernel@vger.kernel.org", "S:\tBuried alive in reporters",
+            "F:\t*", "F:\t*/", ""]
+    return "\n".join(out)
+
+
+def source(rng: random.Random, lines: int) -> str:
+    return "".join(f"static int fn_{rng.randrange(10**6)}(int a) {{ return a + {i}; }}\n" for i in range(lines))
+
+
+def build(path: Path, commits: int, seed: int = 1) -> Path:
+    rng = random.Random(seed)
+    repo = path / "linux"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.name", "Jane Dev")
+    git(repo, "config", "user.email", "jane@example.org")
+    files = [f"{sub}/file{n:02d}.c" for sub in SUBSYSTEMS for n in range(40)]
+    (repo / "MAINTAINERS").write_text(maintainers_text(rng))
+    for f in files:
+        (repo / f).parent.mkdir(parents=True, exist_ok=True)
+        (repo / f).write_text(source(rng, 120))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "Initial tree")
+    history = []
+    stamp = 1_700_000_000
+
+    def commit(message: str, author: str) -> str:
+        nonlocal stamp
+        stamp += 60
+        picked = rng.sample(files, rng.choice((1, 1, 2, 3)))
+        for f in picked:
+            text = (repo / f).read_text().splitlines(keepends=True)
+            at = rng.randrange(len(text))
+            text[at:at + 4] = [source(rng, 1) for _ in range(rng.choice((3, 6, 12)))]
+            (repo / f).write_text("".join(text))
+        git(repo, "commit", "-q", "-a", "-m", message,
+            env={"GIT_AUTHOR_DATE": f"@{stamp} +0000", "GIT_COMMITTER_DATE": f"@{stamp} +0000",
+                 "GIT_AUTHOR_NAME": author, "GIT_AUTHOR_EMAIL": author.lower().replace(" ", ".") + "@example.net"})
+        return git(repo, "rev-parse", "HEAD")
+
+    for i in range(300):
+        history.append((commit(f"sub{i % 10}: change {i}\n\nBody {i}.\n\nSigned-off-by: Old {i % 9} "
+                               f"<old.{i % 9}@example.net>", f"Old {i % 9}"), f"sub{i % 10}: change {i}"))
+    git(repo, "checkout", "-q", "-b", "work")
+    git(repo, "branch", "-q", "--set-upstream-to=main")
+    for i in range(commits):
+        target, subject = rng.choice(history)
+        fixes = f'Fixes: {target[:12]} ("{subject}")\n' if i % 3 == 0 else ""
+        commit(f"foo: fix number {i}\n\nThe foo path leaks when bar fails (case {i}).\n\n{fixes}"
+               "Signed-off-by: Jane Dev <jane@example.org>", "Jane Dev")
+    return repo
+
+
+def timed(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--commits", type=int, default=50)
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--check", action="store_true", help="exit 1 when the in-process ratio is over 2")
+    args = ap.parse_args()
+
+    from reviewtool.commands.lint import lint_review
+    from reviewtool.review import ReviewOptions
+    from reviewtool.sources.gitrange import RangeRequest
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-lint-"))
+    try:
+        t0 = time.perf_counter()
+        repo = build(tmp, args.commits)
+        print(f"generated {repo} in {time.perf_counter() - t0:.1f} s: 300 commits on main, "
+              f"{args.commits} on work (@{{u}} = main), MAINTAINERS with 300 sections")
+        env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+               "XDG_CACHE_HOME": str(tmp / "cache"), "PYTHONPATH": str(ROOT)}
+        os.environ.update({k: env[k] for k in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "XDG_CACHE_HOME")})
+        fp_cmd = ["git", "-C", str(repo), "format-patch", "--stdout", "--cover-letter", "--base=auto", "@{u}..HEAD"]
+        cli_cmd = [sys.executable, "-m", "reviewtool", "lint", "--repo", str(repo), "--format", "json"]
+        options = ReviewOptions(repo=repo)
+
+        def run_fp():
+            subprocess.run(fp_cmd, capture_output=True, check=True, env=env)
+
+        def run_inproc():
+            review, mails = lint_review(repo, RangeRequest(), options)
+            assert len(mails.commits) == args.commits and review.findings is not None
+
+        def run_cli():
+            res = subprocess.run(cli_cmd, capture_output=True, env=env)
+            assert res.returncode in (0, 1), res.stderr.decode()
+
+        for fn in (run_fp, run_inproc, run_cli):  # warm-up: page cache, bytecode, first imports
+            fn()
+        times: dict[str, list[float]] = {"format-patch": [], "lint (in process)": [], "lint (command)": []}
+        for _ in range(args.repeat):
+            times["format-patch"].append(timed(run_fp))
+            times["lint (in process)"].append(timed(run_inproc))
+            times["lint (command)"].append(timed(run_cli))
+        base = statistics.median(times["format-patch"])
+        print(f"{'':20} {'median':>9} {'min':>9} {'max':>9}  ratio to format-patch")
+        for name, values in times.items():
+            med = statistics.median(values)
+            print(f"{name:20} {med * 1000:8.1f}ms {min(values) * 1000:8.1f}ms {max(values) * 1000:8.1f}ms  "
+                  f"{med / base:5.2f}x")
+        ratio = statistics.median(times["lint (in process)"]) / base
+        print(f"lint in process / git format-patch: {ratio:.2f}x (target < 2x)")
+        return 1 if args.check and ratio > 2 else 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
