@@ -154,7 +154,9 @@ def _bases(series, ctx) -> list[tuple[str, str]]:
             out.append((f"base-commit {short(res.sha)}", res.sha))
     spec = ctx.profile.declared_tree(series.first.subject.tags) if series.first else None
     tree = hist.tree(spec.name) if spec else None
-    if tree and tree.sha:
+    if tree and tree.sha and out and out[0][1] == tree.sha:
+        out[0] = (f"base-commit {short(tree.sha)} (the head of {tree.name}, {tree.ref})", tree.sha)
+    elif tree and tree.sha:
         out.append((f"{tree.name} ({tree.ref} at {short(tree.sha)})", tree.sha))
     if not out and hist.head:
         out.append((f"HEAD ({short(hist.head)})", hist.head))
