@@ -63,7 +63,7 @@ def check(
     """
     options = ReviewOptions(msgid=_clean_msgid(msgid), revision=revision, profile=profile,
                             select=tuple(select), ignore=tuple(ignore),
-                            settings={"max_patches": max_patches},
+                            settings={"max_patches": max_patches, "repo_from_cwd": repo is None},
                             repo=repo_or_default(repo), trees=tree_overrides(tree))
     fetch = FetchOptions(lore_url=lore_url, latest=latest, cache_ttl_s=parse_duration(cache_ttl, "--cache-ttl"),
                          no_cache=no_cache, offline=offline, timeout_s=timeout, quiet=quiet)
