@@ -296,3 +296,19 @@ def test_subject_prefix_history_suggests_the_common_prefix(tmp_path, check_json)
     assert len(hit) == 1 and "uses 'bar:'" in hit[0]["message"] and "'bar:' x6" in hit[0]["evidence"][1]
     good = check_json(mbox(tmp_path, "net-next", [("bar: rename a5", wrong)], name="good.mbox"), "--repo", str(r.path))
     assert not hits(good, "subject-prefix-history")
+
+
+def test_unrelated_or_empty_repositories_are_not_used(k, tmp_path, check_json, monkeypatch):
+    box = mbox(tmp_path, "net", [("foo: fix", fix_body(k, 'Fixes: deadbeef1234 ("x")'))])
+    empty = GitRepo(tmp_path / "empty")
+    res = check_json(box, "--repo", str(empty.path))
+    assert not hits(res, "fixes-target-unknown")
+    assert any("has no commits" in n for n in res.json["summary"]["not_checked"])
+    other = GitRepo(tmp_path / "other")
+    other.commit("Initial\n", {"src/main.py": "print()\n"})
+    monkeypatch.chdir(other.path)  # the default --repo: an unrelated project
+    res = check_json(box)
+    assert not hits(res, "fixes-target-unknown")
+    assert any("holds none of the commits or files" in n for n in res.json["summary"]["not_checked"])
+    # named explicitly, the same repository is used (the user asked for it)
+    assert hits(check_json(box, "--repo", str(other.path)), "fixes-target-unknown")

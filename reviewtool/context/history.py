@@ -442,7 +442,14 @@ def tree_overrides(values: Iterable[str]) -> dict[str, str]:
 
 
 def context_stage(series, options, fields: dict[str, Any]) -> None:
-    """Open options.repo (if any) and put a History into fields["history"]."""
+    """Open options.repo (if any) and put a History into fields["history"].
+
+    A repository with no commits, or one picked from the current directory (not named with
+    --repo) that holds nothing the series names, is not used: checks against an unrelated
+    history would only produce noise.
+    """
+    from .history_notes import history_notes, unrelated_reason
+
     repo = options.repo
     if repo is None:
         fields["unavailable"].setdefault("repo", "no repository given (use --repo PATH, or run inside one)")
@@ -451,8 +458,11 @@ def context_stage(series, options, fields: dict[str, Any]) -> None:
     hist = History.open(Path(repo), trees=profile.trees if profile else (), overrides=dict(options.trees),
                         release_pattern=(profile.settings.get("release_tag_pattern") if profile else None)
                         or "v[0-9]*")
+    why = unrelated_reason(hist, series, from_cwd=bool(options.settings.get("repo_from_cwd")))
+    if why:
+        hist.close()
+        fields["unavailable"]["repo"] = why
+        return
     fields["closers"].append(hist.close)
     fields["history"] = hist
-    from .history_notes import history_notes
-
     fields["notes"].extend(history_notes(hist, series))

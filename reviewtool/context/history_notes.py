@@ -43,3 +43,27 @@ def history_notes(hist: "History", series: "Series") -> list[str]:
             notes.append("the repository is a shallow clone: fixes-target-not-ancestor reports nothing (history "
                          "below the shallow boundary is missing) and release tags older than it are unknown")
     return notes
+
+
+def unrelated_reason(hist: "History", series: "Series", *, from_cwd: bool) -> str | None:
+    """Why the repository should not be used for this series, or None to use it."""
+    trees = any(t.sha for t in hist.tree_refs.values())
+    if hist.head is None and not trees:
+        return f"the repository {hist.path} has no commits (use --repo PATH)"
+    if not from_cwd or trees:
+        return None
+    claims = claimed_shas(series)
+    if claims:
+        if any(r.found for r in hist.resolve(claims).values()):
+            return None
+    else:
+        paths = sorted({f.path for p in series.patches for f in p.diff.files
+                        if f.status != "added" and not f.unsafe_path and " " not in f.path})
+        if not paths:
+            return None
+        entries = hist.catfile.query([f"HEAD:{p}" for p in paths])
+        if any(e.status == "found" for e in entries):
+            return None
+    return (f"the current directory's repository ({hist.path}) holds none of the commits or files this "
+            "series names and none of the profile's trees: run inside the target project's repository or "
+            "use --repo PATH")
