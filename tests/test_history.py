@@ -13,7 +13,6 @@ from gitrepo import GitRepo, kernel_like
 from mailfactory import Mail, cover_body, patch_body, thread, write
 from reviewtool.context import history as history_module
 from reviewtool.context.history import History
-from reviewtool.profiles import __name__ as _profiles  # noqa: F401  (package present)
 
 HISTORY_RULES = {"fixes-target-unknown", "fixes-target-ambiguous", "fixes-subject-mismatch",
                  "fixes-target-not-ancestor", "fixes-introduced-in", "base-commit-unknown", "base-commit-trees",

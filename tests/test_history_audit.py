@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gitrepo import GitRepo, kernel_like, snapshot
+from gitrepo import kernel_like, snapshot
 from mailfactory import Mail, cover_body, patch_body, thread, write
 
 SOB = "Signed-off-by: Jane Developer <jane@example.org>"
