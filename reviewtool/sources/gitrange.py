@@ -333,7 +333,7 @@ def _split_format_patch(data: bytes) -> list[tuple[str, bytes]]:
     return out
 
 
-def _fill_cover(chunk: bytes, cover: Cover, real_base: str | None) -> bytes:
+def _fill_cover(chunk: bytes, cover: Cover) -> bytes:
     """Put the cover text where format-patch left `*** SUBJECT HERE ***` and `*** BLURB HERE ***`."""
     from email.header import Header
 
@@ -384,7 +384,7 @@ def range_mails(repo: Path, request: RangeRequest) -> RangeMails:
         data = data.replace(f"base-commit: {plan.bottom}".encode(), f"base-commit: {plan.base}".encode())
     chunks = _split_format_patch(data)
     if with_cover and chunks:
-        chunks[0] = (chunks[0][0], _fill_cover(chunks[0][1], cover, plan.base))
+        chunks[0] = (chunks[0][0], _fill_cover(chunks[0][1], cover))
     from .files import RawMail
 
     raws = [RawMail(chunk, f"{plan.label}:{i + 1}", True) for i, (_, chunk) in enumerate(chunks)]
