@@ -182,7 +182,7 @@ def main() -> int:
     ap.add_argument("--every", type=int, default=40, help="a Fixes tag every N commits (2.5%% of commits)")
     ap.add_argument("--keep", type=Path, help="build (or reuse) the repository here")
     ap.add_argument("--no-commit-graph", action="store_true")
-    ap.add_argument("--repeat", type=int, default=3, help="runs of fixes-audit (the median is reported)")
+    ap.add_argument("--repeat", type=int, default=5, help="runs of fixes-audit (the median is reported)")
     args = ap.parse_args()
     tmp = None
     repo = args.keep
