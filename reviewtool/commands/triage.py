@@ -72,14 +72,14 @@ def triage(
 
     Exit codes: 0 no triaged series has error-level findings, 1 some have, 2 unusable input.
     """
-    from ..render.env import render_template
-    from ..render.output import emit
     from ..review import ReviewOptions
     from ..triage.group import group_archive
     from ..triage.index import index_inputs
     from ..triage.inputs import fetch_msgids, read_msgid_file, search
-    from ..triage.report import build_report, parse_now, patchwork_checks
+    from ..triage.output import render_chunks, write_report
+    from ..triage.report import build_report, json_chunks, parse_now, patchwork_checks
     from ..triage.run import TriageOptions, run_groups, superseded_entries
+    from ..triage.spool import Spool
 
     from ..sources.lore import FetchOptions, parse_duration, server_base
 
@@ -124,23 +124,26 @@ def triage(
         grouping = group_archive(index_inputs(paths, Path(scratch), skipped_files, scratch_labels))
         if not grouping.messages:
             raise InputError(f"{', '.join(labels)}: no mail messages found")
-        items = []
+        spool = Spool()
         with _progress(show, len(grouping.series)) as tick:
             for item in run_groups(grouping.series, opts, on_done=tick):
-                items.append(item)
+                spool.add(item)
         for g in grouping.series:
-            items.extend(superseded_entries(g, opts))
-    notes += [f"skipped a file that is not mail: {why}" for why in skipped_files]
-    report = build_report(items, grouping, opts, inputs=labels, order=sort.value, only=tuple(status), notes=notes)
-    if fmt is Format.json:
-        text = json.dumps(report, indent=2, ensure_ascii=False) + "\n"
-    elif fmt is Format.patchwork:
-        text = json.dumps(patchwork_checks(report, context=pw_context, report_url=report_url),
-                          indent=2, ensure_ascii=False) + "\n"
-    else:
-        text = render_template(f"triage.{fmt.value}.j2", t=report)
-    emit(text, fmt.value, output)
-    errors = any(i.get("counts", {}).get("errors") for i in report["series"] if i["status"] != "superseded")
+            for item in superseded_entries(g, opts):
+                spool.add(item)
+        notes += [f"skipped a file that is not mail: {why}" for why in skipped_files]
+        report = build_report(spool, grouping, opts, inputs=labels, order=sort.value, only=tuple(status),
+                              notes=notes)
+        if fmt is Format.json:
+            chunks = json_chunks(report)
+        elif fmt is Format.patchwork:
+            chunks = iter([json.dumps(patchwork_checks(report, context=pw_context, report_url=report_url),
+                                      indent=2, ensure_ascii=False) + "\n"])
+        else:
+            chunks = render_chunks(f"triage.{fmt.value}.j2", t=report)
+        write_report(chunks, fmt.value, output)
+    shown = {s.index for s in spool.summaries if not status or s.status in status}
+    errors = any(s.errors for s in spool.summaries if s.index in shown and s.status != "superseded")
     return EXIT_FINDINGS if errors else EXIT_OK
 
 

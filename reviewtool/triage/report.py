@@ -7,13 +7,15 @@ copied onto every patch: a patch fails when it or its series has an error findin
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any, Callable, Iterator
 
 from .. import TOOL_NAME, __version__
 from ..render.env import render_template
 from .group import Grouping, OrphanThread
 from .run import TriageOptions, thread_url
+from .spool import Rows, Spool, Summary
 from .status import STATUSES
 
 SORTS = ("status", "age", "tree")
@@ -23,16 +25,16 @@ STATUS_ORDER = {s: i for i, s in enumerate(
 PW_STATES = ("success", "warning", "fail")
 
 
-def _age_key(item: dict[str, Any]) -> tuple:
-    return (-(item.get("age_days") or 0), item.get("date") or "", str(item["id"]))
+def _age_key(s: Summary) -> tuple:
+    return (-(s.age_days or 0), s.date or "", s.id)
 
 
-def sort_key(order: str):
+def sort_key(order: str) -> Callable[[Summary], tuple]:
     if order == "age":  # oldest first: the queue is first come, first served
         return _age_key
     if order == "tree":
-        return lambda i: (i.get("tree") or "~", STATUS_ORDER.get(i["status"], 99), *_age_key(i))
-    return lambda i: (STATUS_ORDER.get(i["status"], 99), *_age_key(i))
+        return lambda s: (s.tree or "~", STATUS_ORDER.get(s.status, 99), *_age_key(s))
+    return lambda s: (STATUS_ORDER.get(s.status, 99), *_age_key(s))
 
 
 def orphan_data(o: OrphanThread, opts: TriageOptions) -> dict[str, Any]:
@@ -42,19 +44,16 @@ def orphan_data(o: OrphanThread, opts: TriageOptions) -> dict[str, Any]:
             "url": thread_url(opts.link_base, o.msgid)}
 
 
-def build_report(items: Iterable[dict[str, Any]], grouping: Grouping, opts: TriageOptions, *,
-                 inputs: list[str], order: str = "status", only: tuple[str, ...] = (),
+def build_report(spool: Spool, grouping: Grouping, opts: TriageOptions, *, inputs: list[str],
+                 order: str = "status", only: tuple[str, ...] = (),
                  notes: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
-    items = list(items)
-    triaged = [i for i in items if i["status"] not in ("skipped", "superseded")]
+    """The report; its "series" is a `Rows` view that decodes entries as they are read."""
+    counts = {s: 0 for s in STATUSES}
+    for s in spool.summaries:
+        counts[s.status] = counts.get(s.status, 0) + 1
     skipped = [{"msgid": i["msgid"], "subject": i["full_subject"], "url": i["url"], "reason": i["skip_reason"]}
-               for i in items if i["status"] == "skipped"]
-    rows = [i for i in items if i["status"] != "skipped"]
-    counts = {s: sum(1 for i in rows if i["status"] == s) for s in STATUSES}
-    if only:
-        rows = [i for i in rows if i["status"] in only]
-    rows.sort(key=sort_key(order))
-    trees = sorted({i.get("tree") for i in triaged if i.get("tree")})
+               for i in spool.skipped]
+    trees = sorted({s.tree for s in spool.summaries if s.tree and s.status != "superseded"})
     return {
         "tool": TOOL_NAME,
         "version": __version__,
@@ -63,17 +62,32 @@ def build_report(items: Iterable[dict[str, Any]], grouping: Grouping, opts: Tria
         "stale_days": opts.stale_days,
         "sort": order,
         "inputs": inputs,
-        "totals": {"messages": grouping.messages, "series": len(triaged), "superseded": counts["superseded"],
-                   "skipped": len(skipped), "orphan_replies": len(grouping.orphans),
-                   "other_threads": grouping.other_threads},
+        "totals": {"messages": grouping.messages, "series": len(spool.summaries) - counts["superseded"],
+                   "superseded": counts["superseded"], "skipped": len(skipped),
+                   "orphan_replies": len(grouping.orphans), "other_threads": grouping.other_threads},
         "counts": counts,
         "trees": trees,
         "statuses": list(STATUSES),
-        "series": rows,
+        "series": spool.rows(sort_key(order), only),
         "skipped": skipped,
         "orphans": [orphan_data(o, opts) for o in grouping.orphans],
         "notes": list(notes),
     }
+
+
+def json_chunks(report: dict[str, Any]) -> Iterator[str]:
+    """The report as indented JSON, written entry by entry (the series are never all decoded)."""
+    yield "{"
+    for n, (key, value) in enumerate(report.items()):
+        yield ("," if n else "") + "\n  " + json.dumps(key) + ": "
+        if isinstance(value, Rows):
+            yield "["
+            for i, item in enumerate(value):
+                yield ("," if i else "") + "\n    " + json.dumps(item, ensure_ascii=False, indent=2).replace("\n", "\n    ")
+            yield "\n  ]" if len(value) else "]"
+        else:
+            yield json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n  ")
+    yield "\n}\n"
 
 
 def _state(findings: list[dict[str, Any]]) -> str:

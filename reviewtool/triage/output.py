@@ -1,0 +1,59 @@
+"""Writing a triage report as it is rendered: chunk by chunk, never the whole text at once.
+
+The text format carries rich markup: on a terminal it is printed by rich, into a file it is
+written plain. Markup never spans lines in the templates, so whole lines are converted.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from ..errors import InputError
+
+
+def render_chunks(template: str, **data: Any) -> Iterator[str]:
+    """A template's output as jinja2 generates it (same environment as every other renderer)."""
+    from ..render.env import environment
+
+    return environment(template.endswith(".html.j2")).get_template(template).generate(**data)
+
+
+def _lines(chunks: Iterable[str]) -> Iterator[str]:
+    """Complete lines (with their newline), gathered from arbitrary chunks."""
+    pending = ""
+    for chunk in chunks:
+        pending += chunk
+        if "\n" in pending:
+            done, _, pending = pending.rpartition("\n")
+            yield done + "\n"
+    if pending:
+        yield pending
+
+
+def write_report(chunks: Iterable[str], fmt: str, output: Path | None) -> None:
+    if output is None:
+        if fmt == "text":
+            from rich.console import Console
+
+            console = Console(highlight=False, soft_wrap=True, emoji=False)
+            for lines in _lines(chunks):
+                console.print(lines, end="")
+        else:
+            for chunk in chunks:
+                sys.stdout.write(chunk)
+        sys.stdout.flush()
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as fh:
+            if fmt == "text":
+                from rich.text import Text
+
+                for lines in _lines(chunks):
+                    fh.write(Text.from_markup(lines).plain)
+            else:
+                for chunk in chunks:
+                    fh.write(chunk)
+    except OSError as exc:
+        raise InputError(f"{output}: cannot write ({exc.strerror or exc})") from exc
