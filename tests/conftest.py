@@ -45,14 +45,43 @@ class Result:
         return [f["rule"] for f in self.json["findings"] if patch == "any" or f["patch"] == patch]
 
 
+def _repository_read_by(args: list[str]) -> Path | None:
+    """The repository a command will read: --repo, else the current directory's (the default)."""
+    import subprocess
+
+    if "--repo" in args and args.index("--repo") + 1 < len(args):
+        return Path(args[args.index("--repo") + 1])
+    for a in args:
+        if a.startswith("--repo="):
+            return Path(a.split("=", 1)[1])
+    top = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True)
+    if top.returncode == 0 and top.stdout.strip():
+        return Path(top.stdout.strip())
+    bare = subprocess.run(["git", "rev-parse", "--is-bare-repository"], capture_output=True, text=True)
+    return Path.cwd() if bare.stdout.strip() == "true" else None
+
+
 @pytest.fixture
 def cli(capsys):
-    """Run `reviewtool ARGS` in-process; returns exit code, stdout, stderr."""
+    """Run `reviewtool ARGS` in-process; returns exit code, stdout, stderr.
+
+    Repository-safety harness (issue 7): whenever the command can read a git repository (--repo,
+    or the current directory's), HEAD, every ref, the index, the config and the work tree are
+    hashed before and after; any change fails the test."""
+    from gitrepo import snapshot
+
+    import hardening
     from reviewtool.cli import main
 
     def run(*args: str) -> Result:
-        code = main([str(a) for a in args])
+        argv = [str(a) for a in args]
+        repo = _repository_read_by(argv)
+        before = snapshot(repo) if repo is not None and repo.exists() else None
+        code = main(argv)
         cap = capsys.readouterr()
+        if before is not None:
+            assert snapshot(repo) == before, f"`reviewtool {' '.join(argv)}` changed {repo}"
+            hardening.bump("repository-safety commands")
         return Result(code, cap.out, cap.err)
 
     return run
