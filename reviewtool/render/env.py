@@ -43,12 +43,20 @@ def md_code(value: object, table: bool = False) -> str:
     return f"{fence} {text} {fence}"
 
 
+_CODE_SPAN_RE = re.compile(r"`[^`\n]+`")
+_NBSP = "\u00a0"
+
+
 def wrap(value: object, width: int = 72, prefix: str = "") -> str:
-    """Reflow prose to `width` columns; a word longer than the line (a URL) is left whole."""
+    """Reflow prose to `width` columns; a word longer than the line (a URL) is left whole, and a
+    `code span` (a trailer line to paste, a command) is never split across lines."""
     out = []
     for para in strip_controls(value).split("\n"):
-        out.extend(textwrap.wrap(para, width=width - len(prefix), break_long_words=False,
-                                 break_on_hyphens=False) or [""])
+        # Spaces inside code spans become no-break spaces for textwrap, then spaces again.
+        para = _CODE_SPAN_RE.sub(lambda m: m.group(0).replace(" ", _NBSP), para)
+        lines = textwrap.wrap(para, width=width - len(prefix), break_long_words=False,
+                              break_on_hyphens=False) or [""]
+        out.extend(line.replace(_NBSP, " ") for line in lines)
     return "\n".join(prefix + line if line else prefix.rstrip() for line in out)
 
 
