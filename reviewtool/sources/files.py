@@ -22,6 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..errors import InputError
+from ..limits import limits
 
 
 @lru_cache(maxsize=16384)
@@ -52,7 +53,11 @@ class _MailPolicy(email.policy.EmailPolicy):
 
 # b4's own parsing policy: keep 8-bit bodies, never re-wrap headers.
 MAIL_POLICY = _MailPolicy(utf8=True, cte_type="8bit", max_line_length=None, message_factory=EmailMessage)
-MAX_INPUT_BYTES = 256 * 1024 * 1024  # a limit, not a target: see README "Limits"
+MAX_INPUT_BYTES: int | None = None  # None: limits().input_bytes (README "Limits"); tests set it
+
+
+def _input_limit() -> int:
+    return MAX_INPUT_BYTES or limits().input_bytes
 
 _SEPARATOR_RE = re.compile(rb"^From (mboxrd@z|\S+ +\w{3} +\w{3} +\d{1,2} +\d{1,2}:\d{2}(:\d{2})? +\d{4}|\S+@\S+ .*\d{4}|\S+ .*\d{1,2}:\d{2}.*\d{4})")
 _FORMAT_PATCH_RE = re.compile(rb"^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001")
@@ -76,11 +81,12 @@ def _gunzip(data: bytes, path: Path) -> bytes:
     """Decompress every gzip member, refusing output over the input limit (a gzip bomb)."""
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as fh:
-            out = fh.read(MAX_INPUT_BYTES + 1)
+            out = fh.read(_input_limit() + 1)
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(f"{path}: corrupt gzip data ({' '.join(str(exc).split()) or type(exc).__name__})") from exc
-    if len(out) > MAX_INPUT_BYTES:
-        raise InputError(f"{path}: decompresses to more than the input limit of {MAX_INPUT_BYTES} bytes")
+    if len(out) > _input_limit():
+        raise InputError(f"{path}: decompresses to more than the input limit of {_input_limit()} bytes "
+                         "(REVIEWTOOL_MAX_INPUT_MB)")
     return out
 
 
@@ -89,8 +95,9 @@ def _read_bytes(path: Path) -> bytes:
         if not path.is_file():
             raise InputError(f"{path}: not a regular file")
         size = path.stat().st_size
-        if size > MAX_INPUT_BYTES:
-            raise InputError(f"{path}: {size} bytes is over the input limit of {MAX_INPUT_BYTES} bytes")
+        if size > _input_limit():
+            raise InputError(f"{path}: {size} bytes is over the input limit of {_input_limit()} bytes "
+                             "(REVIEWTOOL_MAX_INPUT_MB)")
         data = path.read_bytes()
     except PermissionError as exc:
         raise InputError(f"{path}: permission denied") from exc
@@ -223,7 +230,11 @@ def parse_mails(raws: list[RawMail]) -> list[EmailMessage]:
     """Parse, give every mail a Message-ID, and thread format-patch files like git send-email."""
     msgs: list[EmailMessage] = []
     synthesized: list[EmailMessage] = []
+    max_mail = limits().mail_bytes
     for raw in raws:
+        if len(raw.data) > max_mail:
+            raise InputError(f"{raw.origin}: one mail of {len(raw.data) // (1024 * 1024)} MB is over the limit of "
+                             f"{max_mail // (1024 * 1024)} MB (REVIEWTOOL_MAX_MAIL_MB)")
         msg = email.message_from_bytes(raw.data, policy=MAIL_POLICY)
         if not msg.keys():
             continue  # not a mail at all

@@ -18,6 +18,7 @@ from email.utils import parsedate_to_datetime
 from datetime import datetime, timezone
 
 from ..errors import InputError
+from ..limits import limits
 from ..model.subject import normalized_summary, parse_subject
 from .files import header, message_id_of
 
@@ -143,6 +144,10 @@ def select_thread(msgs: list[EmailMessage], msgid: str | None, origin: str) -> l
         # Earlier revisions, and older postings of the reviewed one; never a newer posting.
         if top < newest or (top == newest and t.newest_patch_date() < newest_date):
             selected = t.messages + selected
+    cap = limits().thread_messages
+    if len(selected) > cap:
+        raise InputError(f"{origin}: the thread under review has {len(selected)} messages, over the limit of "
+                         f"{cap} (REVIEWTOOL_MAX_MESSAGES)")
     return selected
 
 
