@@ -1,0 +1,84 @@
+"""Narrow a large archive to the threads a review can need, before parsing any body.
+
+A list archive of 100 MB holds thousands of threads; parsing every mail to review one series
+costs seconds and hundreds of megabytes. The header index (one streaming pass, no email objects)
+finds the thread to review — the one holding --msgid, else the one with the newest patch — and
+every thread that shares a patch summary or change-id with it (its other revisions and
+reposts). Only those mails are parsed; sources.threads then decides exactly as it would have on
+the whole file, because the threads left out share nothing with the chosen one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..model.subject import normalized_summary, parse_subject
+from ..triage.index import MailHead, index_file, raw_mail
+from .files import RawMail
+
+NARROW_FROM_BYTES = 4 * 1024 * 1024  # smaller files are parsed whole: simpler and as fast
+
+
+def _threads(heads: list[MailHead]) -> list[list[MailHead]]:
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for h in heads:
+        for p in h.parents:
+            a, b = find(h.msgid), find(p)
+            if a != b:
+                parent[b] = a
+        find(h.msgid)
+    groups: dict[str, list[MailHead]] = {}
+    for h in heads:
+        groups.setdefault(find(h.msgid), []).append(h)
+    return list(groups.values())
+
+
+def _patch_heads(thread: list[MailHead]) -> list[MailHead]:
+    out = []
+    for h in thread:
+        s = parse_subject(h.subject)
+        if s.is_patch and not s.reply:
+            out.append(h)
+    return out
+
+
+def _keys(thread: list[MailHead]) -> set[str]:
+    keys = {"s:" + normalized_summary(parse_subject(h.subject)) for h in _patch_heads(thread)}
+    keys |= {"c:" + h.change_id for h in thread if h.change_id}
+    return keys
+
+
+def narrowed_raws(path: Path, msgid: str | None) -> list[RawMail] | None:
+    """The raw mails worth parsing, in file order; None when narrowing does not apply (small or
+    compressed input, or nothing recognisable as a patch: the whole-file path then explains)."""
+    try:
+        if not path.is_file() or path.stat().st_size < NARROW_FROM_BYTES:
+            return None
+        with open(path, "rb") as fh:
+            if fh.read(2) == b"\x1f\x8b":
+                return None
+    except OSError:
+        return None
+    heads = list(index_file(path))
+    threads = _threads(heads)
+    if msgid:
+        chosen = next((t for t in threads if any(h.msgid == msgid for h in t)), None)
+    else:
+        candidates = [t for t in threads if _patch_heads(t)]
+        chosen = max(candidates, key=lambda t: (max(h.date or 0.0 for h in _patch_heads(t)),
+                                                max(parse_subject(h.subject).revision for h in _patch_heads(t))),
+                     default=None)
+    if chosen is None:
+        return None
+    keys = _keys(chosen)
+    keep = [t for t in threads if t is chosen or _keys(t) & keys]
+    refs = sorted((h.ref for t in keep for h in t), key=lambda r: r.offset)
+    with open(path, "rb") as fh:
+        return [raw_mail(ref, fh) for ref in refs]
