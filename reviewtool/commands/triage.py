@@ -78,7 +78,7 @@ def triage(
     from ..triage.inputs import fetch_msgids, read_msgid_file, search
     from ..triage.output import render_chunks, write_report
     from ..triage.report import build_report, json_chunks, parse_now, patchwork_checks
-    from ..triage.run import TriageOptions, run_groups, superseded_entries
+    from ..triage.run import TriageOptions, run_groups, superseded_entries, worker_pool
     from ..triage.spool import Spool
 
     from ..sources.lore import FetchOptions, parse_duration, server_base
@@ -106,7 +106,7 @@ def triage(
     opts = TriageOptions(review=ReviewOptions(profile=profile, repo=repo, trees=trees, select=tuple(select),
                                               ignore=tuple(ignore), now=when),
                          now=when, stale_days=stale_days, jobs=jobs, link_base=link_base)
-    with tempfile.TemporaryDirectory(prefix="reviewtool-triage-") as scratch:
+    with worker_pool(opts) as pool, tempfile.TemporaryDirectory(prefix="reviewtool-triage-") as scratch:
         paths = [Path(s) for s in sources or ()]
         labels = [str(p) for p in paths]
         notes: list[str] = []
@@ -126,7 +126,7 @@ def triage(
             raise InputError(f"{', '.join(labels)}: no mail messages found")
         spool = Spool()
         with _progress(show, len(grouping.series)) as tick:
-            for item in run_groups(grouping.series, opts, on_done=tick):
+            for item in run_groups(grouping.series, opts, on_done=tick, pool=pool):
                 spool.add(item)
         for g in grouping.series:
             for item in superseded_entries(g, opts):

@@ -20,7 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from ..model.subject import Subject, normalized_summary, parse_subject
+from typing import NamedTuple
+
+from ..model.subject import normalized_summary, parse_subject
 from .index import MailHead, MailRef
 
 UNTHREADED_WINDOW_S = 12 * 3600  # patchwork's SERIES_DELAY_INTERVAL
@@ -68,10 +70,22 @@ class Grouping:
     messages: int
 
 
+class _Subj(NamedTuple):
+    """The parts of a patch subject grouping needs (a full Subject per mail of a 10,000-series
+    archive would be most of the index's memory)."""
+
+    counter: int | None
+    expected: int | None
+    revision: int
+    resend: bool
+    tags: tuple[str, ...]
+    summary: str  # normalized
+
+
 @dataclass
 class _Thread:
     heads: list[MailHead]
-    patches: list[tuple[MailHead, Subject]] = field(default_factory=list)
+    patches: list[tuple[MailHead, _Subj]] = field(default_factory=list)
 
     @property
     def revisions(self) -> set[int]:
@@ -93,7 +107,7 @@ class _Thread:
         keys: set[tuple[str, str]] = set()
         for h, s in self.patches:
             if s.counter in (None, 0, 1):
-                keys.add(("summary", normalized_summary(s) + "|" + h.sender))
+                keys.add(("summary", s.summary + "|" + h.sender))
             if h.change_id:
                 keys.add(("change-id", h.change_id))
         return keys
@@ -139,7 +153,8 @@ def _threads(heads: list[MailHead]) -> list[_Thread]:
         for h in t.heads:
             s = parse_subject(h.subject)
             if s.is_patch and not s.reply:
-                t.patches.append((h, s))
+                t.patches.append((h, _Subj(s.counter, s.expected, s.revision, s.resend, s.tags,
+                                           normalized_summary(s))))
     return list(groups.values())
 
 
@@ -180,7 +195,7 @@ def _join_unthreaded(threads: list[_Thread]) -> list[_Thread]:
 
 def _same_patches(a: _Thread, b: _Thread) -> bool:
     def summaries(t: _Thread) -> set[str]:
-        return {normalized_summary(s) for _, s in t.patches if s.counter != 0}
+        return {s.summary for _, s in t.patches if s.counter != 0}
     return summaries(a) == summaries(b)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Iterator
@@ -170,11 +171,38 @@ def _pool_context():
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def run_groups(groups: Iterable[SeriesGroup], opts: TriageOptions,
-               on_done: Callable[[dict[str, Any]], None] | None = None) -> Iterator[dict[str, Any]]:
-    """Triage entries in the order of `groups`; `on_done` is called as each one finishes."""
-    opts = replace(opts, review=replace(opts.review, now=opts.review.now or opts.now))
+def _ready() -> bool:
+    return _WORKER_OPTS is not None
+
+
+def _with_now(opts: TriageOptions) -> TriageOptions:
+    return replace(opts, review=replace(opts.review, now=opts.review.now or opts.now))
+
+
+@contextmanager
+def worker_pool(opts: TriageOptions) -> Iterator[ProcessPoolExecutor | None]:
+    """The worker processes for `--jobs N`, started before the archive is indexed: a fork copies
+    the parent's memory, so workers forked from a small parent stay small (forked after indexing,
+    each would carry the whole index). None for a serial run."""
     if opts.jobs <= 1:
+        yield None
+        return
+    pool = ProcessPoolExecutor(max_workers=opts.jobs, mp_context=_pool_context(),
+                               initializer=_init_worker, initargs=(_with_now(opts),))
+    try:
+        assert pool.submit(_ready).result()  # with fork, the first task starts every worker
+        yield pool
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def run_groups(groups: Iterable[SeriesGroup], opts: TriageOptions,
+               on_done: Callable[[dict[str, Any]], None] | None = None,
+               pool: ProcessPoolExecutor | None = None) -> Iterator[dict[str, Any]]:
+    """Triage entries in the order of `groups`; `on_done` is called as each one finishes. With a
+    pool (worker_pool), groups are reviewed there; otherwise here, one after the other."""
+    opts = _with_now(opts)
+    if pool is None:
         for g in groups:
             item = triage_group(g, opts)
             if on_done:
@@ -183,12 +211,10 @@ def run_groups(groups: Iterable[SeriesGroup], opts: TriageOptions,
         return
     groups = list(groups)
     chunk = max(1, min(16, len(groups) // (opts.jobs * 8) or 1))
-    with ProcessPoolExecutor(max_workers=opts.jobs, mp_context=_pool_context(),
-                             initializer=_init_worker, initargs=(opts,)) as pool:
-        for item in pool.map(_work, groups, chunksize=chunk):
-            if on_done:
-                on_done(item)
-            yield item
+    for item in pool.map(_work, groups, chunksize=chunk):
+        if on_done:
+            on_done(item)
+        yield item
 
 
 def default_jobs() -> int:
