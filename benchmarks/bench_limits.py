@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -25,15 +24,16 @@ from gen_limits import big_mbox, big_thread, deep_reply_chain, huge_patch  # noq
 
 
 def run(path: Path) -> tuple[float, int, int, str]:
-    """(seconds, peak RSS in MB, exit code, first stderr line) of one reviewtool run."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """(seconds, peak RSS in MB, exit code, first stderr line) of one reviewtool run; the RSS is
+    that child's own (os.wait4), not a maximum over every child so far."""
     t = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "reviewtool", "check", str(path), "--format", "json"],
-                          capture_output=True, text=True)
+    proc = subprocess.Popen([sys.executable, "-m", "reviewtool", "check", str(path), "--format", "json"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = proc.stderr.read().decode("utf-8", "replace")
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
     wall = time.perf_counter() - t
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    # ru_maxrss of children is the max over all children so far: run the cases largest-last.
-    return wall, max(peak, before) // 1024, proc.returncode, (proc.stderr.strip().splitlines() or [""])[0]
+    return wall, usage.ru_maxrss // 1024, proc.returncode, (err.strip().splitlines() or [""])[0]
 
 
 def main() -> None:
