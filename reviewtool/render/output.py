@@ -5,10 +5,21 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import re
+
 from ..errors import InputError
+
+# Undecodable bytes in mail headers come out of the email package as lone surrogates
+# (surrogateescape); they cannot be written as UTF-8, so they become U+FFFD on the way out.
+_SURROGATES_RE = re.compile("[\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    return _SURROGATES_RE.sub("\ufffd", text)
 
 
 def emit(text: str, fmt: str, output: Path | None = None) -> None:
+    text = printable(text)
     if output is not None:
         from rich.console import Console
         from rich.text import Text

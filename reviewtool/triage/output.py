@@ -33,6 +33,9 @@ def _lines(chunks: Iterable[str]) -> Iterator[str]:
 
 
 def write_report(chunks: Iterable[str], fmt: str, output: Path | None) -> None:
+    from ..render.output import printable
+
+    chunks = (printable(c) for c in chunks)
     if output is None:
         if fmt == "text":
             from rich.console import Console
