@@ -10,7 +10,6 @@ import importlib
 import pkgutil
 import sys
 
-import click
 import typer
 
 from . import commands
@@ -29,13 +28,22 @@ for _mod in sorted(m.name for m in pkgutil.iter_modules(commands.__path__)):
 
 
 def _usage_error_types() -> tuple[type[Exception], ...]:
-    """Command-line mistakes: click's, and those of the click copy that typer >= 0.2x vendors."""
-    types: list[type[Exception]] = [click.ClickException]
+    """Command-line mistakes. typer >= 0.2x vendors its own click (typer._click) and no longer
+    installs click; older typer uses click itself. Accept whichever is present."""
+    types: list[type[Exception]] = []
     try:
         from typer._click.exceptions import ClickException as VendoredClickException
+
+        types.append(VendoredClickException)
     except ImportError:
-        return tuple(types)
-    return (*types, VendoredClickException)
+        pass
+    try:
+        from click import ClickException
+
+        types.append(ClickException)
+    except ImportError:
+        pass
+    return tuple(types)
 
 
 _USAGE_ERRORS = _usage_error_types()
@@ -53,9 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     command = typer.main.get_command(app)
     try:
         rv = command.main(args=argv, prog_name="reviewtool", standalone_mode=False)
-    except click.exceptions.Exit as exc:
+    except typer.Exit as exc:
         return exc.exit_code
-    except click.exceptions.Abort:
+    except typer.Abort:
         return _fail("aborted", 130)
     except _USAGE_ERRORS as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":
