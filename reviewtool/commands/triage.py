@@ -121,7 +121,8 @@ def triage(
             paths.append(search(query, Path(scratch), fetch))
             scratch_labels[paths[-1]] = f"search {query!r}"
             labels.append(f"search: {query}")
-        grouping = group_archive(index_inputs(paths, Path(scratch), skipped_files, scratch_labels))
+        with _status(show, "Reading the archive …"):
+            grouping = group_archive(index_inputs(paths, Path(scratch), skipped_files, scratch_labels))
         if not grouping.messages:
             raise InputError(f"{', '.join(labels)}: no mail messages found")
         spool = Spool()
@@ -145,6 +146,15 @@ def triage(
     shown = {s.index for s in spool.summaries if not status or s.status in status}
     errors = any(s.errors for s in spool.summaries if s.index in shown and s.status != "superseded")
     return EXIT_FINDINGS if errors else EXIT_OK
+
+
+def _status(show: bool, text: str):
+    """A spinner on stderr while the archive is indexed (no count is known yet)."""
+    if not show:
+        return nullcontext()
+    from rich.console import Console
+
+    return Console(stderr=True, force_terminal=True if not sys.stderr.isatty() else None).status(text)
 
 
 def _progress(show: bool, total: int):
