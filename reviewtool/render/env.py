@@ -131,9 +131,18 @@ def _template_dir() -> Path:
 def environment(autoescape: bool = False) -> "jinja2.Environment":
     import jinja2  # only when a template is rendered: `--format json` never needs it
 
+    def finalize(value):
+        # Every `{{ }}` of every template: control characters and terminal escapes never pass,
+        # whatever filter the template author remembered (Markup is ours, already safe).
+        if isinstance(value, str) and not isinstance(value, markupsafe.Markup):
+            return strip_controls(value)
+        return value
+
+    import markupsafe
+
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_template_dir())), autoescape=autoescape,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-                             undefined=jinja2.StrictUndefined)
+                             undefined=jinja2.StrictUndefined, finalize=finalize)
     env.filters.update(clean=strip_controls, r=rich_text, md=md_text, mdcode=md_code, wrap72=wrap,
                        quote=quote, sentence=sentence, mail_header=mail_header, mdblock=md_block,
                        by_reason=by_reason)
