@@ -15,28 +15,20 @@ from pathlib import Path
 from ..model.subject import normalized_summary, parse_subject
 from ..triage.index import MailHead, index_file, raw_mail
 from .files import RawMail
+from .unionfind import DisjointSets
 
 NARROW_FROM_BYTES = 4 * 1024 * 1024  # smaller files are parsed whole: simpler and as fast
 
 
 def _threads(heads: list[MailHead]) -> list[list[MailHead]]:
-    parent: dict[str, str] = {}
-
-    def find(x: str) -> str:
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    sets = DisjointSets()
     for h in heads:
+        sets.find(h.msgid)
         for p in h.parents:
-            a, b = find(h.msgid), find(p)
-            if a != b:
-                parent[b] = a
-        find(h.msgid)
+            sets.union(h.msgid, p)
     groups: dict[str, list[MailHead]] = {}
     for h in heads:
-        groups.setdefault(find(h.msgid), []).append(h)
+        groups.setdefault(sets.find(h.msgid), []).append(h)
     return list(groups.values())
 
 

@@ -21,6 +21,7 @@ from ..errors import InputError
 from ..limits import limits
 from ..model.subject import normalized_summary, parse_subject
 from .files import header, message_id_of
+from .unionfind import DisjointSets
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _DIFF_RE = re.compile(r"^(diff --git |Index: \S|--- \S.*\n\+\+\+ \S)", re.M)
@@ -89,29 +90,17 @@ def _text(msg: EmailMessage) -> str:
 
 
 def group_threads(msgs: list[EmailMessage]) -> list[Thread]:
-    parent: dict[str, str] = {}
-
-    def find(x: str) -> str:
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    def union(a: str, b: str) -> None:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[rb] = ra
-
+    sets = DisjointSets()
     own_ids = []
     for msg in msgs:
         mid = message_id_of(msg) or ""
         own_ids.append(mid)
-        find(mid)
+        sets.find(mid)
         for ref in _ids(header(msg, "In-Reply-To")) + _ids(header(msg, "References")):
-            union(mid, ref)
+            sets.union(mid, ref)
     groups: dict[str, list[EmailMessage]] = {}
     for mid, msg in zip(own_ids, msgs):
-        groups.setdefault(find(mid), []).append(msg)
+        groups.setdefault(sets.find(mid), []).append(msg)
     return [Thread(g) for g in groups.values()]
 
 

@@ -23,6 +23,7 @@ from typing import Iterable
 from typing import NamedTuple
 
 from ..model.subject import normalized_summary, parse_subject
+from ..sources.unionfind import DisjointSets
 from .index import MailHead, MailRef
 
 UNTHREADED_WINDOW_S = 12 * 3600  # patchwork's SERIES_DELAY_INTERVAL
@@ -113,25 +114,8 @@ class _Thread:
         return keys
 
 
-class _Union:
-    def __init__(self) -> None:
-        self.parent: dict[str, str] = {}
-
-    def find(self, x: str) -> str:
-        parent = self.parent
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    def union(self, a: str, b: str) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[rb] = ra
-
-
 def _threads(heads: list[MailHead]) -> list[_Thread]:
-    uf = _Union()
+    uf = DisjointSets()
     synthesized_root = None
     seen: set[str] = set()
     kept: list[MailHead] = []
