@@ -16,7 +16,7 @@ from conftest import CORPUS
 from mailfactory import Mail, patch_body, series_mails, thread, write
 from reviewtool.sources.files import parse_mails, read_raw_mails
 from reviewtool.triage.group import group_archive
-from reviewtool.triage.index import index_inputs, raw_mail
+from reviewtool.sources.index import index_inputs, raw_mail
 
 NF = CORPUS / "netfilter-devel"
 NOW = "2026-11-20"

@@ -74,7 +74,7 @@ def triage(
     """
     from ..review import ReviewOptions
     from ..triage.group import group_archive
-    from ..triage.index import index_inputs
+    from ..sources.index import index_inputs
     from ..triage.inputs import fetch_msgids, read_msgid_file, search
     from ..triage.output import render_chunks, write_report
     from ..triage.report import build_report, json_chunks, parse_now, patchwork_checks

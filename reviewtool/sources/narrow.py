@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..model.subject import normalized_summary, parse_subject
-from ..triage.index import MailHead, index_file, raw_mail
+from .index import MailHead, index_file, raw_mail
 from .files import RawMail
 from .unionfind import DisjointSets
 

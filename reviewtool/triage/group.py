@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from ..model.subject import normalized_summary, parse_subject
 from ..sources.unionfind import DisjointSets
-from .index import MailHead, MailRef
+from ..sources.index import MailHead, MailRef
 
 UNTHREADED_WINDOW_S = 12 * 3600  # patchwork's SERIES_DELAY_INTERVAL
 REVISION_WINDOW_S = 120 * 86400  # vN+1 of a series follows vN within weeks, not seasons

@@ -1,7 +1,7 @@
 """What `reviewtool triage` reads: local archives, a file of message-ids, or a server search.
 
 Fetched threads are written as mboxrd files into a scratch directory and then indexed like any
-local archive, so every input goes through the same streaming index (triage/index.py).
+local archive, so every input goes through the same streaming index (sources/index.py).
 """
 
 from __future__ import annotations

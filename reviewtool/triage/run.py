@@ -63,7 +63,7 @@ def _superseded_data(s: Superseded, by: SeriesGroup, opts: TriageOptions) -> dic
 def _load(group: SeriesGroup):
     from ..model.b4adapter import build_series
     from ..sources.files import parse_mails
-    from .index import raw_mail
+    from ..sources.index import raw_mail
 
     raws = []
     handles: dict[str, Any] = {}

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import BinaryIO, Iterator
 
 from ..errors import InputError
-from ..sources import files
-from ..sources.files import MAIL_POLICY, SYNTHETIC_DOMAIN, RawMail
+from . import files
+from .files import MAIL_POLICY, SYNTHETIC_DOMAIN, RawMail
 
 _HEADER_PARSER = email.parser.BytesHeaderParser(policy=MAIL_POLICY)
 _IDS_RE = re.compile(r"<([^<>\s]+)>")
