@@ -16,7 +16,7 @@ from collections import Counter
 from email.message import EmailMessage
 
 from ..errors import InputError
-from ..sources.files import header, message_id_of
+from ..sources.files import header, message_id_of, quarantine_bad_headers
 from ..sources.threads import is_patch_mail, msg_date, split_reposts
 from .diff import parse_basement
 from .patchid import patch_ids
@@ -220,8 +220,12 @@ def _mailbox(msgs: list[EmailMessage]):
     for msg in msgs:
         try:
             lmbx.add_message(msg)
-        except Exception as exc:  # b4 raises many types on hostile mail; keep going, say what was skipped
-            skipped.append(f"skipped a message b4 cannot use ({header(msg, 'Subject')[:60]!r}: {exc})")
+        except Exception:  # b4 raises many types on hostile headers: set those aside, try once more
+            quarantine_bad_headers(msg)
+            try:
+                lmbx.add_message(msg)
+            except Exception as exc:  # keep going, say what was skipped
+                skipped.append(f"skipped a message b4 cannot use ({header(msg, 'Subject')[:60]!r}: {exc})")
     _seed_patch_ids(lmbx)
     return lmbx, skipped
 

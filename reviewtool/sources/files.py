@@ -238,7 +238,6 @@ def parse_mails(raws: list[RawMail]) -> list[EmailMessage]:
         msg = email.message_from_bytes(raw.data, policy=MAIL_POLICY)
         if not msg.keys():
             continue  # not a mail at all
-        _quarantine_bad_headers(msg)
         if not message_id_of(msg):
             digest = hashlib.sha256(raw.data).hexdigest()[:24]
             del msg["Message-ID"]
@@ -251,11 +250,14 @@ def parse_mails(raws: list[RawMail]) -> list[EmailMessage]:
 
 
 # Headers the email package parses into objects; a hostile value raises on access (an
-# out-of-range year in Date raised OverflowError inside b4), so unusable ones are set aside.
+# out-of-range year in Date raised OverflowError inside b4), so unusable ones can be set aside.
 _STRUCTURED = ("Date", "From", "To", "Cc", "Message-ID", "In-Reply-To", "References", "Subject")
 
 
-def _quarantine_bad_headers(msg: EmailMessage) -> None:
+def quarantine_bad_headers(msg: EmailMessage) -> None:
+    """Set aside structured headers the email package cannot parse. Called only when a consumer
+    (b4) failed on the mail: validating every header of every mail up front cost a quarter of a
+    triage run, and header() below never raises anyway."""
     for name in _STRUCTURED:
         try:
             for value in msg.get_all(name) or ():
