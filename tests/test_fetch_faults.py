@@ -21,6 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from conftest import CORPUS
+import hardening
 
 MSGID = "20230113164106.311491-1-pablo@netfilter.org"
 THREAD = (CORPUS / "netfilter-devel" / "net-fixes-0-3-fixes-reported-tested.mbox").read_bytes()
@@ -43,11 +44,13 @@ class FaultServer:
 
             def do_GET(self) -> None:
                 server.requests.append(f"GET {self.path}")
+                hardening.bump("faults injected")
                 fault = self.path.strip("/").split("/")[0]
                 getattr(self, f"fault_{fault.replace('-', '_')}")()
 
             def do_POST(self) -> None:  # searches: only the searchfail fault gets any
                 server.requests.append(f"POST {self.path}")
+                hardening.bump("faults injected")
                 self.reply(501, b"Search is not available\n", "text/plain")
 
             def fault_searchfail(self) -> None:  # the thread is fine, the search is not (-L basic)
@@ -193,6 +196,7 @@ def test_latest_when_the_search_fails_reviews_the_given_revision_and_says_why(cl
 
 
 def test_connection_refused(cli, tmp_path):
+    hardening.bump("faults injected")
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))  # bound, never listening: the kernel refuses connections
         port = sock.getsockname()[1]
