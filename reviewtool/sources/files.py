@@ -208,8 +208,30 @@ def message_id_of(msg: EmailMessage) -> str | None:
     return m.group(1) if m else None
 
 
+_PLAIN_HEADER_RE = re.compile(r"[ -~\t\r\n]*")
+# Address lists are normalised by parsing (`<a@b>` becomes `a@b`): always parsed.
+_ADDRESS_HEADERS = frozenset({"from", "to", "cc", "bcc", "sender", "reply-to"})
+
+
 def header(msg: EmailMessage, name: str) -> str:
-    """A header as text; a malformed header gives its raw text instead of an exception."""
+    """A header as text; a malformed header gives its raw text instead of an exception.
+
+    Plain ASCII values without encoded words read the same raw as parsed, so they skip the email
+    package's structured parse (the most expensive part of reading a thread)."""
+    lname = name.lower()
+    if lname in _ADDRESS_HEADERS:
+        return _parsed_text(msg, name)
+    for k, v in msg.raw_items():
+        if k.lower() == lname:
+            if isinstance(v, str) and "=?" not in v and _PLAIN_HEADER_RE.fullmatch(v):
+                return " ".join(v.split())
+            break
+    else:
+        return ""
+    return _parsed_text(msg, name)
+
+
+def _parsed_text(msg: EmailMessage, name: str) -> str:
     try:
         value = msg.get(name)
     except Exception:  # the email package raises many types on hostile headers
