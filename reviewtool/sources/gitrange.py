@@ -13,16 +13,15 @@ cache is refreshed.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 
 from ..errors import InputError, RepositoryError
+from .b4prep import B4_MARKER, Cover, b4_cover_text, cover_from_text, json_object, tracking_prefixes
 from .files import parse_mails, split_mbox
 
-B4_MARKER = "--- b4-submit-tracking ---"
 _FROM_SHA_RE = re.compile(rb"^From ([0-9a-f]{40}) Mon Sep 17 00:00:00 2001$", re.M)
 _MAX_COMMITS = 1000  # a limit, not a target: a "range" of more is a mistake (a missing `..`)
 
@@ -37,17 +36,6 @@ class RangeRequest:
     rfc: bool = False
     to: tuple[str, ...] = ()
     cc: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Cover:
-    subject: str
-    body: str
-    origin: str  # "b4 prep cover commit <sha>" | "branch.<name>.description"
-    to: tuple[str, ...] = ()
-    cc: tuple[str, ...] = ()
-    change_id: str | None = None
-    prerequisites: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -116,44 +104,6 @@ def _split_addresses(values) -> tuple[str, ...]:
     return tuple(out)
 
 
-# --- b4 prep --------------------------------------------------------------------------------------
-
-def _b4_cover_text(message: str) -> tuple[str, dict]:
-    """b4's load_cover(strip_comments=True): text above the marker, '#' lines dropped; tracking JSON."""
-    text, _, magic = message.partition(B4_MARKER)
-    tracking: dict = {}
-    if "{" in magic:
-        try:
-            tracking = json.loads("{" + magic.split("{", 1)[1])
-        except ValueError:
-            tracking = {}
-    text = re.sub(r"^#.*$", "", text, flags=re.M)
-    text = re.sub(r"^>(#.*)$", r"\1", text, flags=re.M)
-    while "\n\n\n" in text:
-        text = text.replace("\n\n\n", "\n\n")
-    return text.strip(), tracking
-
-
-def _cover_from_text(text: str, origin: str, tracking: dict) -> Cover | None:
-    """First line is the subject, the rest the body; `To:`/`Cc:` trailers are recipients (b4)."""
-    lines = text.strip().splitlines()
-    if not lines or not lines[0].strip():
-        return None
-    subject = re.sub(r"^(\[[^\]]*\]\s*)+", "", lines[0].strip())  # b4 keeps its own prefixes apart
-    body_lines, to, cc = [], [], []
-    for line in lines[1:]:
-        m = re.match(r"^(To|Cc):\s*(.+)$", line, re.I)
-        if m:
-            (to if m.group(1).lower() == "to" else cc).append(m.group(2).strip())
-        else:
-            body_lines.append(line)
-    series = tracking.get("series", {}) if isinstance(tracking, dict) else {}
-    prereqs = tuple(f"prerequisite-{p}" for p in series.get("prerequisites", ()) if isinstance(p, str)
-                    and not p.startswith("base-commit:"))
-    return Cover(subject=subject, body="\n".join(body_lines).strip(), origin=origin, to=tuple(to), cc=tuple(cc),
-                 change_id=series.get("change-id"), prerequisites=prereqs)
-
-
 def _find_b4_cover(repo: Path, rev_range: str) -> tuple[str, str] | None:
     """(sha, message) of the b4 cover commit inside `rev_range`, if there is one."""
     res = git(repo, "log", "-z", "--format=%H%n%B", "-F", f"--grep={B4_MARKER}", "--max-count=1", rev_range,
@@ -189,46 +139,31 @@ def _prep_plan(repo: Path, branch: str, bcfg: dict[str, str]) -> _Plan | None:
     if tip is None:
         return None
     if strategy == "branch-description":
-        tracking = _json(bcfg.get("b4-tracking", ""))
+        tracking = json_object(bcfg.get("b4-tracking", ""))
         base_branch = tracking.get("series", {}).get("base-branch")
         base = _merge_base(repo, base_branch, tip) if base_branch else None
         if base is None:
             return None
-        cover = _cover_from_text(bcfg.get("description", ""), f"branch.{branch}.description", tracking)
-        return _Plan(base, tip, f"b4 prep branch {branch}", cover, *_tracking_prefixes(tracking))
+        cover = cover_from_text(bcfg.get("description", ""), f"branch.{branch}.description", tracking)
+        return _Plan(base, tip, f"b4 prep branch {branch}", cover, *tracking_prefixes(tracking))
     found = _find_b4_cover(repo, tip)
     if found is None:
         return None
     sha, message = found
-    text, tracking = _b4_cover_text(message)
-    cover = _cover_from_text(text, f"b4 prep cover commit {sha[:12]}", tracking)
+    text, tracking = b4_cover_text(message)
+    cover = cover_from_text(text, f"b4 prep cover commit {sha[:12]}", tracking)
     if strategy == "tip-commit":
         base_branch = tracking.get("series", {}).get("base-branch")
         base = _merge_base(repo, base_branch, sha) if base_branch else None
         if base is None:
             return None
         return _Plan(base, _rev(repo, f"{sha}~1") or sha, f"b4 prep branch {branch}", cover,
-                     *_tracking_prefixes(tracking))
+                     *tracking_prefixes(tracking))
     base = _rev(repo, f"{sha}~1")
     if base is None:
         return None
     # b4's "commit" strategy: the series starts after the cover commit; its parent is the base.
-    return _Plan(base, tip, f"b4 prep branch {branch}", cover, *_tracking_prefixes(tracking), bottom=sha)
-
-
-def _json(text: str) -> dict:
-    try:
-        value = json.loads(text) if text else {}
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-def _tracking_prefixes(tracking: dict) -> tuple[tuple[str, ...], int | None]:
-    series = tracking.get("series", {}) if isinstance(tracking, dict) else {}
-    prefixes = tuple(p for p in series.get("prefixes", ()) if isinstance(p, str))
-    revision = series.get("revision") if isinstance(series.get("revision"), int) else None
-    return prefixes, revision
+    return _Plan(base, tip, f"b4 prep branch {branch}", cover, *tracking_prefixes(tracking), bottom=sha)
 
 
 def _merge_base(repo: Path, a: str, b: str) -> str | None:
@@ -288,9 +223,9 @@ def _with_range_cover(repo: Path, plan: _Plan, branch: str | None = None,
     found = _find_b4_cover(repo, plan.rev_range)
     if found:
         sha, message = found
-        text, tracking = _b4_cover_text(message)
-        prefixes, revision = _tracking_prefixes(tracking)
-        cover = _cover_from_text(text, f"b4 prep cover commit {sha[:12]}", tracking)
+        text, tracking = b4_cover_text(message)
+        prefixes, revision = tracking_prefixes(tracking)
+        cover = cover_from_text(text, f"b4 prep cover commit {sha[:12]}", tracking)
         if sha == plan.tip:  # b4's "tip-commit" strategy
             return _Plan(plan.base, _rev(repo, f"{sha}~1") or sha, plan.label, cover, prefixes, revision,
                          upstream=plan.upstream)
@@ -302,7 +237,7 @@ def _with_range_cover(repo: Path, plan: _Plan, branch: str | None = None,
     description = (bcfg or {}).get("description", "")
     # The description belongs to the branch, so it is the cover letter only of that branch's commits.
     if description.strip() and branch and _rev(repo, f"refs/heads/{branch}") == plan.tip:
-        return _Plan(plan.base, plan.tip, plan.label, _cover_from_text(description, f"branch.{branch}.description", {}),
+        return _Plan(plan.base, plan.tip, plan.label, cover_from_text(description, f"branch.{branch}.description", {}),
                      upstream=plan.upstream)
     return plan
 
