@@ -57,8 +57,8 @@ class Section:
     reviewers: tuple[Person, ...]
     lists: tuple[tuple[str, str], ...]  # (address, role: "open list" | "moderated list" | "subscribers-only")
     # F and N lines in file order: (kind, F pattern as converted or "", regex, depth); N has depth 0.
-    matchers: tuple[tuple[str, str, re.Pattern[str], int], ...]
-    excludes: tuple[tuple[str, re.Pattern[str]], ...]
+    matchers: tuple[tuple[str, str, Any, int], ...]  # regex, or _Prefix for a plain path
+    excludes: tuple[tuple[str, Any], ...]
     keywords: tuple[re.Pattern[str], ...]  # K:
 
     @property
@@ -88,6 +88,83 @@ def _compile(pattern: str, flags: int = 0) -> re.Pattern[str] | None:
         return re.compile(pattern, flags)
     except (re.error, RecursionError, OverflowError):
         return None  # a Perl-only construct: the entry cannot be used, the rest still can
+
+
+class _Prefix:
+    """A pattern without wildcards, matched as a string prefix: most of the kernel's 20,000 F: lines
+    are such paths, and compiling each one as a regex was most of the time of reading MAINTAINERS."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def match(self, path: str) -> bool:
+        return path.startswith(self.text)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Prefix) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+
+class _Lazy:
+    """A regex compiled on first use (an unusable one never matches): a review consults a few
+    dozen of the kernel's ~1,400 wildcard, N: and K: patterns, and only those get compiled. `guard`
+    is the literal start every match needs, so most paths are turned away without compiling."""
+
+    __slots__ = ("pattern", "flags", "guard", "_rx")
+
+    def __init__(self, pattern: str, flags: int = 0, guard: str = ""):
+        self.pattern, self.flags, self.guard, self._rx = pattern, flags, guard, None
+
+    def _compiled(self):
+        if self._rx is None:
+            self._rx = _compile(self.pattern, self.flags) or False
+        return self._rx
+
+    def match(self, text: str):
+        if not text.startswith(self.guard):
+            return None
+        rx = self._compiled()
+        return rx.match(text) if rx else None
+
+    def search(self, text: str):
+        rx = self._compiled()
+        return rx.search(text) if rx else None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Lazy) and (other.pattern, other.flags) == (self.pattern, self.flags)
+
+    def __hash__(self) -> int:
+        return hash((self.pattern, self.flags))
+
+
+_SPECIAL_RE = re.compile(r"[.*?+^$()\[\]{}|\\]")
+
+
+def _path_matcher(pat: str) -> "_Prefix | _Lazy":
+    """An F:/X: pattern (already converted from a glob) anchored at the start of the path."""
+    plain = pat.replace(r"\.", "")
+    m = _SPECIAL_RE.search(plain)
+    if m is None:
+        return _Prefix(pat.replace(r"\.", "."))
+    guard = pat[: _literal_end(pat)].replace(r"\.", ".")
+    return _Lazy("^" + pat, 0, guard)
+
+
+def _literal_end(pat: str) -> int:
+    """Where the literal start of a converted pattern ends (escaped dots are literal)."""
+    i = 0
+    while i < len(pat):
+        if pat.startswith(r"\.", i):
+            i += 2
+        elif pat[i] in ".*?+^$()[]{}|\\":
+            return i
+        else:
+            i += 1
+    return i
 
 
 def _person(value: str) -> Person | None:
@@ -153,7 +230,7 @@ def _section(title: str, order: int, entries: list[tuple[str, str]], is_dir) -> 
             pat = _glob_to_regex(value)
             if not pat.endswith("/") and is_dir(pat):
                 pat += "/"
-            rx = _compile("^" + pat)
+            rx = _path_matcher(pat)
             if rx is None:
                 continue
             if kind == "F":
@@ -161,9 +238,9 @@ def _section(title: str, order: int, entries: list[tuple[str, str]], is_dir) -> 
                 matchers.append(("F", pat, rx, -1 if pat.startswith(".*") else depth))
             else:
                 excludes.append((pat, rx))
-        elif kind == "N" and (rx := _compile(value, re.VERBOSE)):
+        elif kind == "N" and (rx := _Lazy(value, re.VERBOSE)):
             matchers.append(("N", "", rx, 0))
-        elif kind == "K" and (rx := _compile(value, re.VERBOSE)):
+        elif kind == "K" and (rx := _Lazy(value, re.VERBOSE)):
             keywords.append(rx)
     return Section(title=title, order=order, status=status, maintainers=tuple(maint), reviewers=tuple(review),
                    lists=tuple(lists), matchers=tuple(matchers), excludes=tuple(excludes), keywords=tuple(keywords))

@@ -10,23 +10,20 @@ from __future__ import annotations
 import argparse
 import copy
 import logging
-import re
 import threading
-from collections import Counter
 from email.message import EmailMessage
 
 from ..errors import InputError
 from ..sources.files import header, message_id_of, quarantine_bad_headers
 from ..sources.threads import is_patch_mail, msg_date, split_reposts
-from .diff import parse_basement
+from .assemble import duplicate_counters, make_patch, make_series, person
 from .patchid import patch_ids
-from .series import Patch, Person, Reply, Series, Trailer
+from .series import Patch, Reply, Series
 from .subject import parse_subject
-from .trailers import find_reply_trailers, make_trailer, split_commit_message
+from .trailers import find_reply_trailers, make_trailer
 
 _LOCK = threading.Lock()
 _READY = False
-_HEX_RE = re.compile(r"^[0-9a-f]{7,40}$")
 
 
 class _Capture(logging.Handler):
@@ -92,82 +89,18 @@ def _setup_key(cfg: dict[str, str]) -> tuple:
     return tuple(sorted(cfg.items())), env, cwd, tuple(files)
 
 
-def _person(name: str | None, email: str | None) -> Person:
-    return Person((name or "").strip(), (email or "").strip())
-
-
-def _addresses(msg: EmailMessage, name: str) -> tuple[str, ...]:
-    value = header(msg, name)
-    return tuple(a.strip() for a in value.split(",") if a.strip()) if value else ()
-
-
-def _split_body(body: str) -> tuple[str, str]:
-    """Commit message and what follows '---' (only cut when the mail carries a diff)."""
-    body = body.replace("\r\n", "\n").replace("\r", "\n")
-    m = re.search(r"^---[ \t]*$", body, re.M)
-    if m and re.search(r"^(diff |--- \S|Index: |\s*\d+ files? changed)", body[m.end():], re.M):
-        return body[: m.start()], body[m.end():]
-    m = re.search(r"^(diff --git |--- a/)", body, re.M)
-    if m:
-        return body[: m.start()], body[m.start():]
-    if m is None:
-        m2 = re.search(r"^---[ \t]*$", body, re.M)
-        if m2:  # a cover letter: notes below '---' (shortlog, diffstat, base-commit)
-            return body[: m2.start()], body[m2.end():]
-    return body, ""
-
-
-def _dedupe(trailers: list[Trailer]) -> tuple[Trailer, ...]:
-    seen: set[tuple[str, str]] = set()
-    out = []
-    for t in trailers:
-        key = (t.key, t.value.lower())
-        if key not in seen:
-            seen.add(key)
-            out.append(t)
-    return tuple(out)
-
-
 def _patch(lmsg, subjects: dict[str, str] | None = None) -> Patch:
     """The model of one patch mail; `subjects` maps msgid -> the subject as written when b4 was
     handed a rewritten one."""
     msg = lmsg.msg
-    sender = _person(lmsg.fromname, lmsg.fromemail)
-    body = lmsg.body or ""
-    above, below = _split_body(body)
-    parts = split_commit_message(above)
-    author = sender
-    for k, v in parts.inbody_headers:
-        if k.lower() == "from":
-            from email.utils import parseaddr
-            name, addr = parseaddr(v)
-            if addr:
-                author = Person(name, addr)
-    basement = parse_basement(below)
     followups = [make_trailer(t.name, t.value, f"{t.name}: {t.value}",
                               source_msgid=getattr(t, "origin", None) or None)
                  for t in (lmsg.followup_trailers or [])]
-    subject = parse_subject((subjects or {}).get(lmsg.msgid) or lmsg.full_subject or header(msg, "Subject"))
-    counter = subject.counter if subject.counter is not None else lmsg.counter
-    return Patch(
-        counter=counter or 0,
-        msgid=lmsg.msgid,
-        subject=subject,
-        sender=sender,
-        author=author,
-        date=msg_date(msg),
-        to=_addresses(msg, "To"),
-        cc=_addresses(msg, "Cc"),
-        in_reply_to=lmsg.in_reply_to,
-        references=tuple(lmsg.references or ()),
-        message=parts.prose,
-        message_lines=parts.lines,
-        trailers=parts.trailers,
-        followup_trailers=_dedupe(followups),
-        notes=basement.notes,
-        diff=basement.diff,
-        patch_id=getattr(lmsg, "_git_patch_id", None) or None,
-    )
+    return make_patch(msg, msgid=lmsg.msgid, body=lmsg.body or "", sender=person(lmsg.fromname, lmsg.fromemail),
+                      subject=(subjects or {}).get(lmsg.msgid) or lmsg.full_subject or header(msg, "Subject"),
+                      counter_hint=lmsg.counter, date=msg_date(msg), in_reply_to=lmsg.in_reply_to,
+                      references=tuple(lmsg.references or ()), followups=followups,
+                      patch_id=getattr(lmsg, "_git_patch_id", None))
 
 
 def _strip_quotes(body: str) -> str:
@@ -198,18 +131,13 @@ def _replies(lmbx, mails: dict[str, int]) -> tuple[Reply, ...]:
         counter = counter_of(parent) if parent else None
         if counter is None:
             continue
-        author = _person(f.fromname, f.fromemail)
+        author = person(f.fromname, f.fromemail)
         body = f.body or ""
         out.append(Reply(msgid=f.msgid, subject=f.full_subject, author=author, date=msg_date(f.msg),
                          in_reply_to=f.in_reply_to, counter=counter, body=_strip_quotes(body),
                          trailers=find_reply_trailers(body, source_msgid=f.msgid, source_from=author)))
     out.sort(key=lambda r: (r.date is None, r.date.timestamp() if r.date else 0, r.msgid))
     return tuple(out)
-
-
-def _kv(text: str, key: str) -> str | None:
-    m = re.search(rf"^{key}:[ \t]*(\S+)", text, re.M)
-    return m.group(1) if m else None
 
 
 def _mailbox(msgs: list[EmailMessage]):
@@ -307,37 +235,11 @@ def _series_for(msgs: list[EmailMessage], revision: int, source: str, *,
         expected = lser.expected
     cover = _patch(cover_lmsg, subjects) if cover_lmsg is not None else None
     patches = tuple(sorted((_patch(p, subjects) for p in patches_lmsg), key=lambda p: p.counter))
-    received = {p.counter for p in patches}
-    missing = tuple(i for i in range(1, (expected or 0) + 1) if i not in received)
-    counts = Counter(
-        s.counter for m in msgs
-        if is_patch_mail(m) and (s := parse_subject(header(m, "Subject"))).revision == revision
-        and s.counter is not None)
-    duplicates = tuple(sorted(c for c, n in counts.items() if n > 1))
-    first = cover or (patches[0] if patches else None)
-    ident_text = "\n".join(x.notes + "\n" + "\n".join(x.message_lines) for x in (cover, patches[0] if patches else None) if x)
-    base_raw = _kv(ident_text, "base-commit")
     mails = {p.msgid: p.counter for p in ((cover,) if cover else ()) + patches}
-    prereqs = tuple(re.findall(r"^(prerequisite-[\w-]+:\s*\S+)", ident_text, re.M))
-    return Series(
-        subject=first.subject.summary if first else "",
-        msgid=first.msgid if first else "",
-        revision=revision,
-        expected=expected or len(patches),
-        cover=cover,
-        patches=patches,
-        missing=missing,
-        duplicates=duplicates,
-        base_commit=base_raw.lower() if base_raw and _HEX_RE.match(base_raw.lower()) else None,
-        base_commit_raw=base_raw,
-        change_id=_kv(ident_text, "change-id"),
-        prerequisites=prereqs,
-        replies=_replies(lmbx, mails),
-        trailer_mismatches=tuple(sorted(lser.trailer_mismatches)) if lser is not None else (),
-        reposts=reposts,
-        source=source,
-        notes=tuple(skipped),
-    )
+    return make_series(revision=revision, expected=expected, cover=cover, patches=patches,
+                       duplicates=duplicate_counters(msgs, revision), source=source, replies=_replies(lmbx, mails),
+                       trailer_mismatches=tuple(sorted(lser.trailer_mismatches)) if lser is not None else (),
+                       reposts=reposts, notes=tuple(skipped))
 
 
 def build_series(msgs: list[EmailMessage], *, revision: int | None = None, source: str = "") -> Series:

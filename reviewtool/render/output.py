@@ -21,7 +21,6 @@ def printable(text: str) -> str:
 def emit(text: str, fmt: str, output: Path | None = None) -> None:
     text = printable(text)
     if output is not None:
-        from rich.console import Console
         from rich.text import Text
 
         if fmt == "text":  # files get the plain text, without markup

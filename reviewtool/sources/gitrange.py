@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import InputError, RepositoryError
 from .b4prep import B4_MARKER, Cover, b4_cover_text, cover_from_text, json_object, tracking_prefixes
-from .files import parse_mails, split_mbox
+from .files import parse_mails
 
 _FROM_SHA_RE = re.compile(rb"^From ([0-9a-f]{40}) Mon Sep 17 00:00:00 2001$", re.M)
 _MAX_COMMITS = 1000  # a limit, not a target: a "range" of more is a mistake (a missing `..`)

@@ -1,0 +1,82 @@
+"""The series the author is about to send, from the mails we generated from commits (lint).
+
+Those mails are one revision of one thread, every patch present and no replies: there is nothing
+for b4 to rebuild, and reading them through b4 cost a third of a lint run (plus b4's import). The
+fields are read as the b4 adapter reads them (model/assemble.py builds both), and a test holds the
+two builders to the same Series on the same mails.
+"""
+
+from __future__ import annotations
+
+import re
+from email.message import EmailMessage
+from email.utils import getaddresses
+
+from ..errors import InputError
+from ..sources.files import header, message_id_of
+from ..sources.threads import is_patch_mail, msg_date
+from .assemble import duplicate_counters, make_patch, make_series, person
+from .patchid import patch_ids
+from .series import Patch, Series
+from .subject import parse_subject
+
+_ID_RE = re.compile(r"<([^<>\s]+)>")
+# b4's test for "this mail carries a diff" (b4.DIFF_RE): only such mails get a patch-id.
+_B4_DIFF_RE = re.compile(r"^(---.*\n\+\+\+|GIT binary patch|diff --git \w/\S+ \w/\S+)", re.M | re.I)
+
+
+def _body(msg: EmailMessage) -> str:
+    """The first text/plain part, decoded (format-patch writes one part)."""
+    charset = msg.get_content_charset() or "utf-8"
+    for part in msg.walk():
+        ctype = part.get_content_type()
+        if "/plain" not in ctype and "/x-patch" not in ctype:
+            continue
+        payload = part.get_payload(decode=True)
+        if not isinstance(payload, bytes):
+            continue
+        cs = part.get_content_charset() or charset
+        try:
+            return payload.decode(cs, errors="replace")
+        except LookupError:
+            return payload.decode("utf-8", errors="replace")
+    return ""
+
+
+def _sender(msg: EmailMessage):
+    pairs = getaddresses([header(msg, "From")])
+    name, addr = pairs[0] if pairs else ("", "")
+    return person(name if name.strip() else addr, addr)
+
+
+def _references(msg: EmailMessage, in_reply_to: str | None) -> tuple[str, ...]:
+    refs: list[str] = []
+    for ref in _ID_RE.findall(header(msg, "References")):
+        if ref not in refs:
+            refs.append(ref)
+    if in_reply_to and in_reply_to not in refs:
+        refs.append(in_reply_to)
+    return tuple(refs)
+
+
+def own_series(msgs: list[EmailMessage], *, source: str) -> Series:
+    """The Series of mails built from the author's commits (sources/gitrange.py)."""
+    mails = [m for m in msgs if message_id_of(m) and is_patch_mail(m)]
+    if not mails:
+        raise InputError(f"{source}: no patch mail in the series")
+    bodies = [_body(m) for m in mails]
+    with_diff = [i for i, b in enumerate(bodies) if b and _B4_DIFF_RE.search(b)]
+    ids = patch_ids([bodies[i] for i in with_diff]) if with_diff else None
+    patch_id = {i: pid for i, pid in zip(with_diff, ids or ())}
+    built: list[Patch] = []
+    for i, (msg, body) in enumerate(zip(mails, bodies)):
+        irt = (_ID_RE.findall(header(msg, "In-Reply-To")) or [None])[0]
+        built.append(make_patch(msg, msgid=message_id_of(msg) or "", body=body, sender=_sender(msg),
+                                subject=header(msg, "Subject"), counter_hint=1, date=msg_date(msg), in_reply_to=irt,
+                                references=_references(msg, irt), patch_id=patch_id.get(i)))
+    cover = next((p for p in built if p.counter == 0), None)
+    patches = tuple(sorted((p for p in built if p.counter != 0), key=lambda p: p.counter))
+    first = parse_subject(header(mails[0], "Subject"))
+    expected = max((p.subject.expected or 0 for p in built), default=0) or len(patches)
+    return make_series(revision=first.revision, expected=expected, cover=cover, patches=patches,
+                       duplicates=duplicate_counters(mails, first.revision), source=source)

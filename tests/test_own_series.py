@@ -1,0 +1,74 @@
+"""lint reads its own mails without b4 (model/own.py); the b4 adapter reads the same mails to the
+same Series. Every case builds real commits and the real format-patch output of them."""
+
+from __future__ import annotations
+
+import pytest
+
+from lintrepo import add_driver_history, kernel_repo, work_branch
+from reviewtool.model.b4adapter import build_series
+from reviewtool.model.own import own_series
+from reviewtool.sources.gitrange import RangeRequest, range_mails
+
+ME = ("Jane Dev", "jane@example.org")
+
+
+def both(repo, request=RangeRequest()):
+    mails = range_mails(repo.path, request)
+    ours = own_series(list(mails.messages), source=mails.label)
+    theirs = build_series(list(mails.messages), source=mails.label)
+    return ours, theirs
+
+
+@pytest.fixture
+def repo(tmp_path):
+    r = kernel_repo(tmp_path / "linux")
+    target = add_driver_history(r)
+    work_branch(r, fixes_target=target)
+    return r
+
+
+def test_three_patches_without_cover(repo):
+    ours, theirs = both(repo)
+    assert len(ours.patches) == 3 and ours.cover is None
+    assert all(p.patch_id for p in ours.patches)  # one git patch-id run gave every patch its id
+    assert ours == theirs
+
+
+def test_cover_from_branch_description_with_prefix_and_revision(repo):
+    repo.git("config", "branch.work.description", "foo: fixes\n\nThree fixes for foo.\n")
+    ours, theirs = both(repo, RangeRequest(prefixes=("net",), revision=3, rfc=True))
+    assert ours.cover is not None and ours.revision == 3 and ours.cover.subject.rfc
+    assert ours.base_commit == repo.rev("main")
+    assert ours == theirs
+
+
+def test_single_patch_non_ascii_author_and_subject(repo):
+    repo.git("checkout", "-q", "-b", "one", "main")
+    repo.git("branch", "--set-upstream-to=main")
+    repo.commit("foo: réparer l'ouverture — naïve\n\nCorrige le chemin d'erreur: “quoted” text.\n\n"
+                "Signed-off-by: Zoë Ångström <zoe@example.org>\n",
+                repo.edit("drivers/net/ethernet/foo/foo_main.c", "return 0;", "return 1;"),
+                author=("Zoë Ångström", "zoe@example.org"))
+    ours, theirs = both(repo)
+    assert ours.patches[0].author.name == "Zoë Ångström"
+    assert "réparer" in ours.patches[0].subject.summary
+    assert ours.patches[0].patch_id
+    assert ours == theirs
+
+
+def test_binary_rename_delete_and_long_subject(repo):
+    repo.git("checkout", "-q", "-b", "misc", "main")
+    repo.git("branch", "--set-upstream-to=main")
+    (repo.path / "fw.bin").write_bytes(bytes(range(256)) * 4)
+    repo.git("add", "fw.bin")
+    repo.commit("foo: add the firmware blob\n\nSigned-off-by: Jane Dev <jane@example.org>\n", author=ME)
+    repo.git("mv", "lib/bar_lib.c", "lib/bar_core.c")
+    repo.commit("lib: bar: rename the library file to something that makes this subject line far longer than "
+                "seventy-five characters\n\nSigned-off-by: Jane Dev <jane@example.org>\n", author=ME)
+    repo.git("rm", "-q", "net/core/dev.c")
+    repo.commit("net: core: remove dev.c\n\nIt is unused.\n\n---\nA note under the dashes.\n", author=ME)
+    ours, theirs = both(repo)
+    statuses = [f.status for p in ours.patches for f in p.diff.files]
+    assert "renamed" in statuses and "deleted" in statuses and "added" in statuses
+    assert ours == theirs
