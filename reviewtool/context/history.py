@@ -16,6 +16,7 @@ Public API (rules and other context stages use only this; they never run git the
     hist.commits(revrange, grep=..., paths=...)  # [Commit] of a range, newest first
     hist.reachable_pairs(pairs, within=range)    # {(target, commit): bool}, one walk for all pairs
     hist.subjects_touching(paths, ref, limit)    # [(sha, subject, files)] of recent commits on paths
+    hist.prefetch_subjects_touching(...)     # start that log now, read it later (rules' prefetch hook)
     hist.patch_ids(revrange, paths) / hist.patch_ids_of(diffs)   # git patch-id --stable, batched
     hist.apply_series(base, diffs)           # context.apply.ApplyResult (scratch index, never yours)
 
@@ -61,7 +62,7 @@ class History:
         self._contains: dict[tuple[str, str], bool] = {}
         self._tags: dict[str, str | None] = {}
         self._pairs: dict[tuple[str, str], bool] = {}  # (target, commit) -> strict ancestor
-        self._walks: dict = {}  # rev-list walks started ahead of use (prefetch_walk)
+        self._walks: dict = {}  # git commands running in the background (history_ops.background)
         self.memo: dict = {}  # per-review results rules share (e.g. the Fixes claims of a series)
 
     # -- opening ---------------------------------------------------------------------------------
@@ -117,7 +118,9 @@ class History:
         self._head = entries[-1].sha if entries[-1].status == "found" else None
 
     def close(self) -> None:
-        """Stop the cat-file process and remove the scratch repository."""
+        """Wait for background git commands, stop the cat-file process, remove the scratch repository."""
+        for pending in self._walks.values():
+            pending.thread.join()
         self.catfile.close()
         if self._scratch is not None:
             self._scratch.close()
@@ -300,8 +303,8 @@ class History:
 
     # -- ranges, patches and applying: see history_ops.py ---------------------------------------
 
-    from .history_ops import (apply_series, commits, patch_ids, patch_ids_of, prefetch_walk,  # noqa: E402
-                              reachable_pairs, subjects_touching)
+    from .history_ops import (apply_series, commits, patch_ids, patch_ids_of, prefetch_subjects_touching,  # noqa: E402
+                              prefetch_walk, reachable_pairs, subjects_touching)
 
 
 def _tag_of(name: str) -> str | None:

@@ -107,30 +107,43 @@ def _walk_args(within: str | Sequence[str]) -> tuple[list[str], str]:
             "".join(w + "\n" for w in words if not w.startswith("-")))
 
 
-def prefetch_walk(hist: "History", within: str | Sequence[str]) -> None:
-    """Start the walk reachable_pairs(within=...) will need in a thread, so that it runs while
-    the caller does other git work (fixes-audit: while `git log` lists the tags)."""
+def background(hist: "History", args: Sequence[str], input: str | None = None):
+    """Start `git <args>` in a thread (once per distinct command) and return its pending result;
+    `.result()` waits. The git process runs while Python goes on with other checks: the
+    subprocess wait releases the interpreter, so on two cores both make progress."""
     import threading
 
+    key = (tuple(args), input)
+    if key not in hist._walks:
+        box: dict = {}
+        thread = threading.Thread(target=lambda: box.update(res=hist.runner.run(list(args), input=input, check=False)),
+                                  daemon=True)
+        hist._walks[key] = _Pending(thread, box)
+        thread.start()
+    return hist._walks[key]
+
+
+class _Pending:
+    __slots__ = ("thread", "box")
+
+    def __init__(self, thread, box: dict):
+        self.thread, self.box = thread, box
+
+    def result(self):
+        self.thread.join()
+        return self.box["res"]
+
+
+def prefetch_walk(hist: "History", within: str | Sequence[str]) -> None:
+    """Start the walk reachable_pairs(within=...) will need, so that it runs while the caller does
+    other git work (fixes-audit: while `git log` lists the tags)."""
     args, stdin = _walk_args(within)
-    key = (tuple(args), stdin)
-    if key in hist._walks:
-        return
-    box: dict = {}
-    thread = threading.Thread(target=lambda: box.update(res=hist.runner.run(args, input=stdin, check=False)),
-                              daemon=True)
-    hist._walks[key] = (thread, box)
-    thread.start()
+    background(hist, args, stdin)
 
 
 def _walk(hist: "History", within: str | Sequence[str]):
     args, stdin = _walk_args(within)
-    key = (tuple(args), stdin)
-    if key not in hist._walks:
-        prefetch_walk(hist, within)
-    thread, box = hist._walks[key]
-    thread.join()
-    return box["res"]
+    return background(hist, args, stdin).result()
 
 
 def walked_commits(hist: "History", within: str | Sequence[str]) -> list[str] | None:
@@ -192,14 +205,25 @@ def _reachable_pairs(hist: "History", pairs: list[tuple[str, str]],
     return out
 
 
+def _subjects_args(paths: Sequence[str], ref: str | None, limit: int) -> list[str]:
+    return ["log", "--no-merges", f"--max-count={int(limit)}", f"--format={_RS}%H{_US}%s", "--name-only",
+            "--no-renames", ref or "HEAD", "--"] + list(paths)
+
+
+def prefetch_subjects_touching(hist: "History", paths: Sequence[str], ref: str | None = None,
+                               limit: int = 300) -> None:
+    """Start the log subjects_touching() will read with the same arguments."""
+    if paths:
+        background(hist, _subjects_args(paths, ref, limit))
+
+
 def subjects_touching(hist: "History", paths: Sequence[str], ref: str | None = None,
                       limit: int = 300) -> list[tuple[str, str, tuple[str, ...]]]:
     """[(sha, subject, files touched among `paths`)] of the newest `limit` non-merge commits of
     `ref` (default HEAD) that touch `paths`: one `git log --name-only`."""
     if not paths:
         return []
-    res = hist.runner.run(["log", "--no-merges", f"--max-count={int(limit)}", f"--format={_RS}%H{_US}%s",
-                           "--name-only", "--no-renames", ref or "HEAD", "--"] + list(paths), check=False)
+    res = background(hist, _subjects_args(paths, ref, limit)).result()
     out = []
     for rec in res.out.split(_RS)[1:]:
         head, _, files = rec.partition("\n")

@@ -23,7 +23,26 @@ def compatible(ours: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
     return n > 0 and ours[:n] == theirs[:n]
 
 
-@rule("subject-prefix-history", family="subject", severity="warning", needs=("repo",),
+def _query(series, ctx):
+    """(patches with files, paths, ref, limit) of the one `git log` this rule reads, or None."""
+    hist = ctx.history
+    patches = [p for p in series.patches if p.diff.files]
+    paths = sorted({f.path for p in patches for f in p.diff.files if f.status != "added" and not f.unsafe_path})
+    if not paths:
+        return None
+    tree = ctx.profile.declared_tree(series.first.subject.tags) if series.first else None
+    ref = hist.tree(tree.name).sha if tree and hist.tree(tree.name) and hist.tree(tree.name).sha else None
+    ref = ref or ctx.setting("upstream_head")  # lint: HEAD holds the linted commits; history is the upstream's
+    return patches, paths, ref, RECENT * len(patches) + 100
+
+
+def _prefetch(series, ctx) -> None:
+    q = _query(series, ctx)
+    if q is not None:
+        ctx.history.prefetch_subjects_touching(q[1], q[2], limit=q[3])
+
+
+@rule("subject-prefix-history", family="subject", severity="warning", needs=("repo",), prefetch=_prefetch,
       summary="The subject's `subsystem:` prefix is not one git log shows for the touched files")
 def subject_prefix_history(series, ctx):
     """Why: Each area of the kernel has its own subject prefix (`net: sched:`, `ice:`, `bpf:`), and
@@ -36,26 +55,27 @@ def subject_prefix_history(series, ctx):
     Good:
       [PATCH net] net: core: fix the flags
     """
-    hist = ctx.history
-    patches = [p for p in series.patches if p.diff.files]
-    paths = sorted({f.path for p in patches for f in p.diff.files if f.status != "added" and not f.unsafe_path})
-    if not paths:
+    q = _query(series, ctx)
+    if q is None:
         return
-    tree = ctx.profile.declared_tree(series.first.subject.tags) if series.first else None
-    ref = hist.tree(tree.name).sha if tree and hist.tree(tree.name) and hist.tree(tree.name).sha else None
-    ref = ref or ctx.setting("upstream_head")  # lint: HEAD holds the linted commits; history is the upstream's
-    log = hist.subjects_touching(paths, ref, limit=RECENT * len(patches) + 100)
+    patches, paths, ref, limit = q
+    log = ctx.history.subjects_touching(paths, ref, limit=limit)
+    prefixes: dict[int, str | None] = {}  # log index -> its subject's prefix, parsed once for all patches
     for p in patches:
         mine = {f.path for f in p.diff.files}
-        seen = Counter()
-        for _, subject, files in log:
+        seen: Counter = Counter()
+        counted = 0
+        for i, (_, subject, files) in enumerate(log):
             if mine.intersection(files):
-                pre = parse_subject(subject).subsystem
-                if pre and not subject.lower().startswith(("merge ", "revert ")):
-                    seen[pre] += 1
-            if sum(seen.values()) >= RECENT:
-                break
-        if sum(seen.values()) < MIN_HISTORY:
+                if i not in prefixes:
+                    prefixes[i] = None if subject.lower().startswith(("merge ", "revert ")) \
+                        else parse_subject(subject).subsystem
+                if prefixes[i]:
+                    seen[prefixes[i]] += 1
+                    counted += 1
+                    if counted >= RECENT:
+                        break
+        if counted < MIN_HISTORY:
             continue
         ours = p.subject.subsystem
         if ours and any(compatible(prefix_words(ours), prefix_words(h)) for h in seen):

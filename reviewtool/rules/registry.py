@@ -67,6 +67,8 @@ class Rule:
     good: str
     needs: tuple[str, ...]
     check: Callable[..., Iterable[Hit]] = field(repr=False, compare=False)
+    # Starts slow queries (git processes) before any rule runs, so they overlap the other checks.
+    prefetch: Callable[..., None] | None = field(default=None, repr=False, compare=False)
 
     @property
     def module(self) -> str:
@@ -91,8 +93,10 @@ def _sections(doc: str) -> dict[str, str]:
     return {k: textwrap.dedent("\n".join(v)).strip("\n") for k, v in out.items()}
 
 
-def rule(name: str, *, family: str, severity: str, summary: str, needs: tuple[str, ...] = ()):
-    """Register a check function as a rule; its docstring is the documentation."""
+def rule(name: str, *, family: str, severity: str, summary: str, needs: tuple[str, ...] = (),
+         prefetch: Callable[..., None] | None = None):
+    """Register a check function as a rule; its docstring is the documentation. `prefetch(series,
+    ctx)`, when given, is called before any rule runs to start the rule's slow queries."""
 
     def register(check: Callable[..., Iterable[Hit]]) -> Callable[..., Iterable[Hit]]:
         if not _NAME_RE.match(name):
@@ -105,7 +109,8 @@ def rule(name: str, *, family: str, severity: str, summary: str, needs: tuple[st
             raise ValueError(f"rule {name!r} lacks docstring sections: {', '.join(missing)}")
         REGISTRY[name] = Rule(name=name, family=family, severity=Severity(severity), summary=summary,
                               why=" ".join(sec["why"].split()), source=" ".join(sec["source"].split()),
-                              bad=sec["bad"], good=sec["good"], needs=tuple(needs), check=check)
+                              bad=sec["bad"], good=sec["good"], needs=tuple(needs), check=check,
+                              prefetch=prefetch)
         return check
 
     return register

@@ -19,11 +19,18 @@ def selected_rules(ctx: Context, select: tuple[str, ...] = (), ignore: tuple[str
 def run_rules(series: Series, ctx: Context, rules: list[Rule]) -> tuple[list[Finding], list[NotChecked]]:
     findings: list[Finding] = []
     not_checked: list[NotChecked] = []
+    runnable = []
     for r in rules:
         missing = [n for n in r.needs if not ctx.has(n)]
         if missing:
             not_checked.append(NotChecked(r.name, "; ".join(ctx.why_not(n) for n in missing)))
-            continue
+        else:
+            runnable.append(r)
+    for r in runnable:
+        if r.prefetch is not None:
+            r.prefetch(series, ctx)
+    # Rules that started queries run last, when their git processes are most likely done.
+    for r in sorted(runnable, key=lambda r: r.prefetch is not None):
         default = Severity(ctx.profile.severity.get(r.name, r.severity.value))
         for hit in r.check(series, ctx):
             findings.append(Finding(rule=r.name, severity=hit.severity or default, patch=hit.patch,
