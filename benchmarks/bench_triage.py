@@ -2,7 +2,8 @@
 
 The archives are made of the real threads in fixtures/corpus (netfilter-devel, netdev, b4
 samples): series i is a copy of one corpus thread with its message-ids, subjects and change-ids
-made unique and its dates moved, so every copy is its own series, as in a real list archive.
+made unique, its dates moved and the first added line of each diff marked with the copy's
+number, so every copy is its own series with its own patch-ids, as in a real list archive.
 
 For each size it runs `reviewtool triage ARCHIVE --format json` in a fresh process, with and
 without `--jobs 2`, and reports wall time, series/s and peak memory (the process tree's summed PSS, sampled from
@@ -40,6 +41,8 @@ _ID_HEADERS_RE = re.compile(rb"^(Message-I[dD]|In-Reply-To|References):(.*(?:\n[
 _SUBJECT_RE = re.compile(rb"^(Subject:[^\n]*?)(\]\s*)([^\n]*)$", re.M | re.I)
 _DATE_RE = re.compile(rb"^Date:[^\n]*(\n[ \t][^\n]*)*", re.M)
 _CHANGE_ID_RE = re.compile(rb"^(change-id:[ \t]*\S+)", re.M)
+_ADDED_LINE_RE = re.compile(rb"^\+(?!\+\+ )[^\n]*", re.M)
+_BASE64_RE = re.compile(rb"^content-transfer-encoding:[ \t]*base64", re.M | re.I)
 _SEP = b"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
 
 
@@ -67,6 +70,8 @@ def _unique(mail: bytes, n: int, when: datetime) -> bytes:
     head = _SUBJECT_RE.sub(lambda m: m.group(1) + m.group(2) + b"s%d " % n + m.group(3), head, count=1)
     head = _DATE_RE.sub(b"Date: " + format_datetime(when).encode(), head, count=1)
     body = _CHANGE_ID_RE.sub(rb"\1-g%d" % n, body)
+    if not _BASE64_RE.search(head):  # each copy's diffs differ too, so no patch-id repeats across copies
+        body = _ADDED_LINE_RE.sub(lambda m: m.group(0) + b" /* g%d */" % n, body, count=1)
     body = re.sub(rb"^(>*From )", rb">\1", body, flags=re.M)  # mboxrd quoting
     return head + sep + body
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import re
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -60,20 +61,53 @@ def _superseded_data(s: Superseded, by: SeriesGroup, opts: TriageOptions) -> dic
             "superseded_by": {"msgid": by.msgid, "revision": by.revision}}
 
 
-def _load(group: SeriesGroup):
-    from ..model.b4adapter import build_series
-    from ..sources.files import parse_mails
+def _read_raws(groups: list[SeriesGroup]) -> list[list]:
+    """The mails of each group, read back from the archive by offset."""
     from ..sources.index import raw_mail
 
-    raws = []
+    out = []
     handles: dict[str, Any] = {}
     try:
-        for ref in group.refs:
-            fh = handles.get(ref.path) or handles.setdefault(ref.path, open(ref.path, "rb"))
-            raws.append(raw_mail(ref, fh))
+        for group in groups:
+            raws = []
+            for ref in group.refs:
+                fh = handles.get(ref.path) or handles.setdefault(ref.path, open(ref.path, "rb"))
+                raws.append(raw_mail(ref, fh))
+            out.append(raws)
     finally:
         for fh in handles.values():
             fh.close()
+    return out
+
+
+_PLAIN_CTE_RE = re.compile(rb"^content-transfer-encoding:[ \t]*(quoted-printable|base64)|^content-type:[ \t]*multipart",
+                           re.M | re.I)
+
+
+def _plain_body(data: bytes) -> str | None:
+    """The body of a single-part 7/8-bit mail as b4 will decode it, read without parsing; None
+    for anything else (those patch-ids are computed when b4 asks, as before)."""
+    head, sep, body = data.partition(b"\n\n")
+    if not sep or b"\ndiff " not in body or _PLAIN_CTE_RE.search(head):
+        return None
+    return body.decode("utf-8", "replace")
+
+
+def _warm_patch_ids(raw_lists: list[list]) -> None:
+    """One `git patch-id` for a batch of series instead of one per series."""
+    from ..model.patchid import warm
+
+    bodies = [b for raws in raw_lists for r in raws if (b := _plain_body(r.data)) is not None]
+    if bodies:
+        warm(bodies)
+
+
+def _load(group: SeriesGroup, raws: list | None = None):
+    from ..model.b4adapter import build_series
+    from ..sources.files import parse_mails
+
+    if raws is None:
+        raws = _read_raws([group])[0]
     source = (group.refs[0].label or group.refs[0].path) if group.refs else ""
     return build_series(parse_mails(raws), source=source)
 
@@ -89,15 +123,22 @@ def _forget_parsed_headers() -> None:
         clear()
 
 
-def triage_group(group: SeriesGroup, opts: TriageOptions) -> dict[str, Any]:
+def triage_group(group: SeriesGroup, opts: TriageOptions, raws: list | None = None) -> dict[str, Any]:
     """The triage entry of one group: its review as data, plus status, age and links."""
     try:
-        return _triage_group(group, opts)
+        return _triage_group(group, opts, raws)
     finally:
         _forget_parsed_headers()
 
 
-def _triage_group(group: SeriesGroup, opts: TriageOptions) -> dict[str, Any]:
+def triage_batch(groups: list[SeriesGroup], opts: TriageOptions) -> list[dict[str, Any]]:
+    """triage_group for several groups, their patch-ids asked of git once for all."""
+    raw_lists = _read_raws(groups)
+    _warm_patch_ids(raw_lists)
+    return [triage_group(g, opts, raws) for g, raws in zip(groups, raw_lists)]
+
+
+def _triage_group(group: SeriesGroup, opts: TriageOptions, raws: list | None = None) -> dict[str, Any]:
     from ..render.data import review_data
 
     base = {"id": str(group.key), "msgid": group.msgid, "url": thread_url(opts.link_base, group.msgid),
@@ -106,7 +147,7 @@ def _triage_group(group: SeriesGroup, opts: TriageOptions) -> dict[str, Any]:
             "idle_days": _days(opts.now, group.last_activity),
             "superseded": [_superseded_data(s, group, opts) for s in group.superseded]}
     try:
-        series = _load(group)
+        series = _load(group, raws)
         review = review_series(series, opts.review)
     except ReviewtoolError as exc:
         return {**base, "status": "skipped", "skip_reason": exc.one_line()}
@@ -153,6 +194,7 @@ def superseded_entries(group: SeriesGroup, opts: TriageOptions) -> list[dict[str
 
 
 _WORKER_OPTS: TriageOptions | None = None
+BATCH = 16  # series per task: one patch-id process and one round trip to a worker for each
 
 
 def _init_worker(opts: TriageOptions) -> None:
@@ -160,9 +202,9 @@ def _init_worker(opts: TriageOptions) -> None:
     _WORKER_OPTS = opts
 
 
-def _work(group: SeriesGroup) -> dict[str, Any]:
+def _work(groups: list[SeriesGroup]) -> list[dict[str, Any]]:
     assert _WORKER_OPTS is not None
-    return triage_group(group, _WORKER_OPTS)
+    return triage_batch(groups, _WORKER_OPTS)
 
 
 def _pool_context():
@@ -202,19 +244,15 @@ def run_groups(groups: Iterable[SeriesGroup], opts: TriageOptions,
     """Triage entries in the order of `groups`; `on_done` is called as each one finishes. With a
     pool (worker_pool), groups are reviewed there; otherwise here, one after the other."""
     opts = _with_now(opts)
-    if pool is None:
-        for g in groups:
-            item = triage_group(g, opts)
+    groups = list(groups)
+    size = max(1, min(BATCH, len(groups) // (max(1, opts.jobs) * 8) or 1))
+    batches = [groups[i:i + size] for i in range(0, len(groups), size)]
+    results = map(lambda b: triage_batch(b, opts), batches) if pool is None else pool.map(_work, batches)
+    for items in results:
+        for item in items:
             if on_done:
                 on_done(item)
             yield item
-        return
-    groups = list(groups)
-    chunk = max(1, min(16, len(groups) // (opts.jobs * 8) or 1))
-    for item in pool.map(_work, groups, chunksize=chunk):
-        if on_done:
-            on_done(item)
-        yield item
 
 
 def default_jobs() -> int:
