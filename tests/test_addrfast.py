@@ -1,0 +1,91 @@
+"""The address fast path gives exactly the text the email package's parser gives, or steps aside."""
+
+from __future__ import annotations
+
+import email.policy
+from pathlib import Path
+
+import pytest
+
+from reviewtool.sources.addrfast import simple_address_text
+from reviewtool.sources.files import read_raw_mails
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+PARSER = email.policy.EmailPolicy(utf8=True)
+
+
+def parsed_text(name: str, value: str) -> str:
+    return str(PARSER.header_fetch_parse(name, value))
+
+
+def corpus_address_values() -> list[tuple[str, str]]:
+    import email.parser
+
+    out = set()
+    for path in sorted(FIXTURES.rglob("*")):
+        if not path.is_file() or path.suffix not in (".mbox", ".eml", ".patch", ".mbx", ""):
+            continue
+        try:
+            raws = read_raw_mails(path)
+        except Exception:
+            continue
+        for raw in raws:
+            msg = email.parser.BytesParser(policy=email.policy.compat32).parsebytes(raw.data, headersonly=True)
+            for name in ("From", "To", "Cc", "Reply-To", "Sender"):
+                for v in msg.get_all(name) or ():
+                    if isinstance(v, str):
+                        out.add((name, v.replace("\r", "").replace("\n", "")))
+    return sorted(out)
+
+
+def test_every_corpus_address_header_reads_the_same():
+    values = corpus_address_values()
+    fast = 0
+    for name, value in values:
+        text = simple_address_text(value)
+        if text is not None:
+            fast += 1
+            assert text == parsed_text(name, value), value
+    # The fast path must carry most real headers, or it is not worth having.
+    assert len(values) > 200 and fast > len(values) * 0.7, (fast, len(values))
+
+
+@pytest.mark.parametrize("value", [
+    "Jane Dev <jane@example.org>", "<jane@example.org>", "jane@example.org",
+    "a@b.c,d@e.f", "a@b.c, Jo Bo <d@e.f>, <g@h.i>", "a@b.c,\t Jo Bo <d@e.f>,        <g@h.i>", "first.last+tag@sub.example.co.uk",
+    "O'Neil Smith <o.neil@example.org>", "x-y_z <q@w-e.r>",
+])
+def test_simple_shapes_match_the_parser(value):
+    assert simple_address_text(value) == parsed_text("To", value)
+
+
+@pytest.mark.parametrize("value", [
+    '"Doe, John" <jd@example.org>', "J. Doe <jd@example.org>", "jd@example.org (John Doe)",
+    "=?utf-8?q?Zo=C3=AB?= <z@example.org>", "Zoë <z@example.org>", "Jane  Dev <j@example.org>",
+    "Jane Dev<j@example.org>", "undisclosed-recipients:;", "a@b.c,", "", " a@b.c", "a@b.c ",
+    "<a@b.c", "a@[127.0.0.1]", "a..b@c.d", '"a b"@c.d', "Jane Dev <j@example.org> extra",
+])
+def test_anything_else_takes_the_parser(value):
+    assert simple_address_text(value) is None
+
+
+def test_generated_address_lists_agree_with_the_parser():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    word = st.text(alphabet="abcXYZ09.-_'\"(),:;<>@ \t=?+", min_size=1, max_size=8)
+    mailbox = st.one_of(
+        st.builds(lambda n, a, d: f"{n} <{a}@{d}>", word, word, word),
+        st.builds(lambda a, d: f"<{a}@{d}>", word, word),
+        st.builds(lambda a, d: f"{a}@{d}", word, word))
+    sep = st.sampled_from([",", ", ", ",\t", ",   ", " ,", ";"])
+
+    @settings(max_examples=400, deadline=None, derandomize=True)
+    @given(st.lists(st.tuples(mailbox, sep), min_size=1, max_size=4))
+    def check(parts):
+        value = "".join(m + s for m, s in parts)[: -len(parts[-1][1])]
+        text = simple_address_text(value)
+        if text is not None:
+            assert text == parsed_text("Cc", value), value
+
+    check()
