@@ -120,7 +120,12 @@ def all_rules() -> list[Rule]:
     from . import load_all  # noqa: F401  (importing the families fills the registry)
 
     load_all()
-    return sorted(REGISTRY.values(), key=lambda r: (r.family, r.name))
+    if len(REGISTRY) != _SORTED[0]:
+        _SORTED[:] = [len(REGISTRY), sorted(REGISTRY.values(), key=lambda r: (r.family, r.name))]
+    return list(_SORTED[1])
+
+
+_SORTED: list = [0, []]  # (registry size, its rules sorted): all_rules() runs once per review
 
 
 def get_rule(name: str) -> Rule | None:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..limits import limits
-from .addrfast import simple_address_text
+from .fastheaders import simple_header_text
 
 
 @lru_cache(maxsize=16384)
@@ -43,10 +43,10 @@ class _MailPolicy(email.policy.EmailPolicy):
     def header_fetch_parse(self, name, value):
         if hasattr(value, "name"):
             return value
-        if name.lower() in _ADDRESS_HEADERS and isinstance(value, str):
-            text = simple_address_text(value.replace("\r", "").replace("\n", ""))  # unfolded as the policy does
+        if isinstance(value, str):
+            text = simple_header_text(name, value.replace("\r", "").replace("\n", ""))  # unfolded as the policy does
             if text is not None:
-                return text  # what str() of the parsed header gives; nothing reads its .addresses
+                return text  # what str() of the parsed header gives; nothing reads more of it
         return _parsed_header(self, name, value)
 
     def __hash__(self) -> int:

@@ -1,4 +1,4 @@
-"""The address fast path gives exactly the text the email package's parser gives, or steps aside."""
+"""The header fast path gives exactly the text the email package's parser gives, or steps aside."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewtool.sources.addrfast import simple_address_text
+from reviewtool.sources.fastheaders import simple_address_text, simple_header_text
 from reviewtool.sources.files import read_raw_mails
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -18,7 +18,7 @@ def parsed_text(name: str, value: str) -> str:
     return str(PARSER.header_fetch_parse(name, value))
 
 
-def corpus_address_values() -> list[tuple[str, str]]:
+def corpus_header_values(names=("From", "To", "Cc", "Reply-To", "Sender")) -> list[tuple[str, str]]:
     import email.parser
 
     out = set()
@@ -31,7 +31,7 @@ def corpus_address_values() -> list[tuple[str, str]]:
             continue
         for raw in raws:
             msg = email.parser.BytesParser(policy=email.policy.compat32).parsebytes(raw.data, headersonly=True)
-            for name in ("From", "To", "Cc", "Reply-To", "Sender"):
+            for name in names:
                 for v in msg.get_all(name) or ():
                     if isinstance(v, str):
                         out.add((name, v.replace("\r", "").replace("\n", "")))
@@ -39,7 +39,7 @@ def corpus_address_values() -> list[tuple[str, str]]:
 
 
 def test_every_corpus_address_header_reads_the_same():
-    values = corpus_address_values()
+    values = corpus_header_values()
     fast = 0
     for name, value in values:
         text = simple_address_text(value)
@@ -89,3 +89,37 @@ def test_generated_address_lists_agree_with_the_parser():
             assert text == parsed_text("Cc", value), value
 
     check()
+
+
+def test_message_ids_and_unstructured_headers_read_the_same():
+    names = ("Message-ID", "Subject", "References", "In-Reply-To", "X-Mailer", "List-Id", "Date",
+             "Content-Type", "MIME-Version")
+    values = corpus_header_values(names)
+    fast = {n: 0 for n in names}
+    for name, value in values:
+        text = simple_header_text(name, value)
+        if text is not None:
+            fast[name] += 1
+            assert text == parsed_text(name, value), (name, value)
+    # Structured headers other than addresses and message-ids always take the parser.
+    assert fast["Date"] == fast["Content-Type"] == fast["MIME-Version"] == 0
+    total = {n: sum(1 for name, _ in values if name == n) for n in names}
+    assert all(fast[n] > 0.9 * total[n] > 80 for n in ("Message-ID", "Subject", "References")), (fast, total)
+
+
+@pytest.mark.parametrize("name,value", [
+    ("Message-ID", "<a.b@c.d>"), ("Message-ID", "<20240101.123-1-x@host.example.org>"),
+    ("Subject", "[PATCH net-next v2 3/7] net: fix\tthe  thing"), ("References", "<a@b> <c@d>\t<e@f>"),
+    ("In-Reply-To", "<a@b>"), ("X-Anything", "  spaced  "),
+])
+def test_plain_shapes_match_the_parser(name, value):
+    assert simple_header_text(name, value) == parsed_text(name, value)
+
+
+@pytest.mark.parametrize("name,value", [
+    ("Message-ID", "<a@b> (comment)"), ("Message-ID", "a@b"), ("Message-ID", "<a..b@c>"), ("Message-ID", "<a@[1.2.3.4]>"),
+    ("Subject", "=?utf-8?q?caf=C3=A9?="), ("Subject", "café"), ("Subject", "bell\x07"), ("Date", "Mon, 1 Jan 2024 00:00:00 +0000"),
+    ("Content-Type", "text/plain"),
+])
+def test_other_shapes_take_the_parser(name, value):
+    assert simple_header_text(name, value) is None
