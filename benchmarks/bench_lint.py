@@ -135,6 +135,8 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--check", action="store_true", help="exit 1 when the in-process ratio is over 2")
     ap.add_argument("--loose", action="store_true", help="do not pack the generated repository")
+    ap.add_argument("--keep", type=Path, metavar="DIR",
+                    help="generate the repository in DIR and keep it; reuse it when DIR/linux exists")
     ap.add_argument("--kernel-source", type=Path, metavar="TARBALL_OR_DIR",
                     help="build the history on this kernel source tree (e.g. /usr/src/linux-source-6.1.tar.xz)")
     args = ap.parse_args()
@@ -146,9 +148,14 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="bench-lint-"))
     try:
         t0 = time.perf_counter()
-        repo = build(tmp, args.commits, source_tree=args.kernel_source)
-        if not args.loose:
-            git(repo, "gc", "-q")
+        if args.keep and (args.keep / "linux").is_dir():
+            repo = args.keep / "linux"
+        else:
+            if args.keep:
+                args.keep.mkdir(parents=True, exist_ok=True)
+            repo = build(args.keep or tmp, args.commits, source_tree=args.kernel_source)
+            if not args.loose:
+                git(repo, "gc", "-q")
         shape = (f"kernel tree of {args.kernel_source.name} ({len(git(repo, 'ls-files').splitlines())} files, its "
                  "MAINTAINERS)" if args.kernel_source else "400 files, MAINTAINERS with 300 sections")
         print(f"generated {repo} in {time.perf_counter() - t0:.1f} s: {shape}, 300 commits on main, "

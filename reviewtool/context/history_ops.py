@@ -205,30 +205,43 @@ def _reachable_pairs(hist: "History", pairs: list[tuple[str, str]],
     return out
 
 
-def _subjects_args(paths: Sequence[str], ref: str | None, limit: int) -> list[str]:
-    return ["log", "--no-merges", f"--max-count={int(limit)}", f"--format={_RS}%H{_US}%s", "--name-only",
-            "--no-renames", ref or "HEAD", "--"] + list(paths)
+SUBJECTS_WALK = 10000  # newest commits of the ref that subjects_touching() reads
+
+
+def _subjects_args(ref: str | None) -> list[str]:
+    # No pathspec: git matches every tree entry of every commit against every path given (a
+    # 60-file series cost 228 ms on a kernel-sized tree); listing the changed files of a bounded
+    # walk and filtering here costs 18 ms, and the walk's cost no longer depends on how rarely
+    # the files change. The root commit's listing (the whole tree) is not needed.
+    return ["-c", "log.showRoot=false", "log", "--no-merges", f"--max-count={SUBJECTS_WALK}",
+            f"--format={_RS}%H{_US}%s", "--name-only", "--no-renames", ref or "HEAD", "--"]
 
 
 def prefetch_subjects_touching(hist: "History", paths: Sequence[str], ref: str | None = None,
                                limit: int = 300) -> None:
     """Start the log subjects_touching() will read with the same arguments."""
     if paths:
-        background(hist, _subjects_args(paths, ref, limit))
+        background(hist, _subjects_args(ref))
 
 
 def subjects_touching(hist: "History", paths: Sequence[str], ref: str | None = None,
                       limit: int = 300) -> list[tuple[str, str, tuple[str, ...]]]:
     """[(sha, subject, files touched among `paths`)] of the newest `limit` non-merge commits of
-    `ref` (default HEAD) that touch `paths`: one `git log --name-only`."""
+    `ref` (default HEAD) that touch `paths`, among its newest SUBJECTS_WALK commits: one
+    `git log --name-only`."""
     if not paths:
         return []
-    res = background(hist, _subjects_args(paths, ref, limit)).result()
+    wanted = set(paths)
+    res = background(hist, _subjects_args(ref)).result()
     out = []
     for rec in res.out.split(_RS)[1:]:
         head, _, files = rec.partition("\n")
-        sha, _, subject = head.partition(_US)
-        out.append((sha, subject, tuple(l for l in files.splitlines() if l)))
+        touched = tuple(f for f in files.splitlines() if f in wanted)
+        if touched:
+            sha, _, subject = head.partition(_US)
+            out.append((sha, subject, touched))
+            if len(out) >= limit:
+                break
     return out
 
 
