@@ -72,3 +72,32 @@ def test_binary_rename_delete_and_long_subject(repo):
     statuses = [f.status for p in ours.patches for f in p.diff.files]
     assert "renamed" in statuses and "deleted" in statuses and "added" in statuses
     assert ours == theirs
+
+
+@pytest.mark.parametrize("with_cover", [False, True])
+def test_streamed_mails_are_the_mails_parse_mails_reads(repo, with_cover):
+    """range_mails parses while git writes; the result is what the whole output parses to."""
+    from reviewtool.sources.files import RawMail, header, parse_mails
+    from reviewtool.sources.gitrange import _fill_cover, _split_format_patch
+    import subprocess
+
+    if with_cover:
+        repo.git("config", "branch.work.description", "foo: fixes\n\nThree fixes for foo.\n")
+    mails = range_mails(repo.path, RangeRequest())
+    base = repo.rev("main")
+    data = subprocess.run(["git", "-C", str(repo.path), "format-patch", "--stdout", f"--base={base}",
+                           "--cover-letter" if with_cover else "--no-cover-letter", f"{base}..{repo.rev('work')}", "--"],
+                          capture_output=True, check=True).stdout
+    chunks = _split_format_patch(data)
+    if with_cover:
+        chunks[0] = (chunks[0][0], _fill_cover(chunks[0][1], mails.cover))
+    whole = parse_mails([RawMail(c, f"x:{i + 1}", True) for i, (_, c) in enumerate(chunks)])
+    def shape(msgs):
+        # Message-IDs hash the mail, and a cover letter is dated when written: compare the threading
+        # by position, everything else as text.
+        ids = {header(m, "Message-ID"): f"mail-{i}" for i, m in enumerate(msgs)}
+        return [[ids.get(header(m, f), header(m, f)) for f in ("Message-ID", "In-Reply-To", "References")]
+                + [header(m, "Subject"), header(m, "From"), m.get_payload()] for m in msgs]
+
+    assert shape(mails.messages) == shape(whole)
+    assert len(mails.messages) == 4 if with_cover else 3

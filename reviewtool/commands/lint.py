@@ -29,14 +29,15 @@ LINT_SKIP_RULES = ("does-not-apply",)
 def lint_review(repo: Path, request: RangeRequest, options: ReviewOptions, *,
                 checkpatch: bool = False) -> tuple[Review, RangeMails | None]:
     """Review the series of `request` (a range, a b4 prep branch, or a directory of patches)."""
-    from ..model.own import own_series
+    from ..model.own import OwnSeriesBuilder
 
     directory = Path(request.revrange) if request.revrange and Path(request.revrange).is_dir() else None
     if directory is not None:
         series, mails = load_series_from_path(directory, options), None
     else:
-        mails = range_mails(repo, request)
-        series = own_series(list(mails.messages), source=mails.label)
+        builder = OwnSeriesBuilder()
+        mails = range_mails(repo, request, on_message=builder.add)
+        series = builder.series(mails.label)
     # Commits sit on their base by construction: applying them again there proves nothing.
     options = replace(options, ignore=options.ignore + LINT_SKIP_RULES)
     settings = {**options.settings, "cc_from_trailers": True,

@@ -81,6 +81,31 @@ class GitRunner:
             raise RepositoryError(f"{self.repo}: git {args[0]} failed: {first.strip()}")
         return GitResult(proc.returncode, out, err)  # type: ignore[arg-type]
 
+    def stream(self, args: Sequence[str], block: int = 1 << 16) -> Iterable[bytes]:
+        """The output of `git <args>` in blocks as git writes them, so the caller can work on the
+        first part while git produces the rest. RepositoryError if git fails."""
+        self.calls += 1
+        try:
+            proc = subprocess.Popen(self.base_args() + list(args), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, env=git_env())
+        except FileNotFoundError as exc:
+            raise RepositoryError(f"cannot run {self.git!r}: is git installed?") from exc
+        assert proc.stdout is not None and proc.stderr is not None
+        err: list[bytes] = []
+        drain = threading.Thread(target=lambda: err.append(proc.stderr.read()), daemon=True)  # type: ignore[union-attr]
+        drain.start()
+        try:
+            while data := proc.stdout.read1(block):
+                yield data
+        finally:
+            proc.stdout.close()
+            code = proc.wait()
+            drain.join()
+        if code != 0:
+            text = b"".join(err).decode("utf-8", "replace")
+            first = next((line for line in text.splitlines() if line.strip()), f"exit {code}")
+            raise RepositoryError(f"{self.repo}: git {args[0]} failed: {first.strip()}")
+
     def lines(self, args: Sequence[str], **kw) -> list[str]:
         return [line for line in self.run(args, **kw).out.splitlines() if line]
 

@@ -9,6 +9,7 @@ two builders to the same Series on the same mails.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from email.message import EmailMessage
 from email.utils import getaddresses
 
@@ -59,24 +60,45 @@ def _references(msg: EmailMessage, in_reply_to: str | None) -> tuple[str, ...]:
     return tuple(refs)
 
 
+class OwnSeriesBuilder:
+    """Builds the Series mail by mail (lint feeds it while format-patch is still writing)."""
+
+    def __init__(self) -> None:
+        self._mails: list[EmailMessage] = []
+        self._bodies: list[str] = []
+        self._built: list[Patch] = []
+
+    def add(self, msg: EmailMessage) -> None:
+        if not (message_id_of(msg) and is_patch_mail(msg)):
+            return
+        body = _body(msg)
+        irt = (_ID_RE.findall(header(msg, "In-Reply-To")) or [None])[0]
+        self._mails.append(msg)
+        self._bodies.append(body)
+        self._built.append(make_patch(msg, msgid=message_id_of(msg) or "", body=body, sender=_sender(msg),
+                                      subject=header(msg, "Subject"), counter_hint=1, date=msg_date(msg),
+                                      in_reply_to=irt, references=_references(msg, irt)))
+
+    def series(self, source: str) -> Series:
+        if not self._mails:
+            raise InputError(f"{source}: no patch mail in the series")
+        with_diff = [i for i, b in enumerate(self._bodies) if b and _B4_DIFF_RE.search(b)]
+        ids = patch_ids([self._bodies[i] for i in with_diff]) if with_diff else None
+        built = list(self._built)
+        for i, pid in zip(with_diff, ids or ()):  # one git patch-id for the whole series
+            if pid:
+                built[i] = replace(built[i], patch_id=pid)
+        cover = next((p for p in built if p.counter == 0), None)
+        patches = tuple(sorted((p for p in built if p.counter != 0), key=lambda p: p.counter))
+        first = parse_subject(header(self._mails[0], "Subject"))
+        expected = max((p.subject.expected or 0 for p in built), default=0) or len(patches)
+        return make_series(revision=first.revision, expected=expected, cover=cover, patches=patches,
+                           duplicates=duplicate_counters(self._mails, first.revision), source=source)
+
+
 def own_series(msgs: list[EmailMessage], *, source: str) -> Series:
     """The Series of mails built from the author's commits (sources/gitrange.py)."""
-    mails = [m for m in msgs if message_id_of(m) and is_patch_mail(m)]
-    if not mails:
-        raise InputError(f"{source}: no patch mail in the series")
-    bodies = [_body(m) for m in mails]
-    with_diff = [i for i, b in enumerate(bodies) if b and _B4_DIFF_RE.search(b)]
-    ids = patch_ids([bodies[i] for i in with_diff]) if with_diff else None
-    patch_id = {i: pid for i, pid in zip(with_diff, ids or ())}
-    built: list[Patch] = []
-    for i, (msg, body) in enumerate(zip(mails, bodies)):
-        irt = (_ID_RE.findall(header(msg, "In-Reply-To")) or [None])[0]
-        built.append(make_patch(msg, msgid=message_id_of(msg) or "", body=body, sender=_sender(msg),
-                                subject=header(msg, "Subject"), counter_hint=1, date=msg_date(msg), in_reply_to=irt,
-                                references=_references(msg, irt), patch_id=patch_id.get(i)))
-    cover = next((p for p in built if p.counter == 0), None)
-    patches = tuple(sorted((p for p in built if p.counter != 0), key=lambda p: p.counter))
-    first = parse_subject(header(mails[0], "Subject"))
-    expected = max((p.subject.expected or 0 for p in built), default=0) or len(patches)
-    return make_series(revision=first.revision, expected=expected, cover=cover, patches=patches,
-                       duplicates=duplicate_counters(mails, first.revision), source=source)
+    builder = OwnSeriesBuilder()
+    for msg in msgs:
+        builder.add(msg)
+    return builder.series(source)

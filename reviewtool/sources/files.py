@@ -253,27 +253,44 @@ def _parsed_text(msg: EmailMessage, name: str) -> str:
         return ""
 
 
+def parse_mail(raw: RawMail) -> tuple[EmailMessage | None, bool]:
+    """One mail, parsed, with a Message-ID; (None, False) when it is not a mail at all. The flag
+    says the Message-ID was synthesized for a format-patch file, which still needs threading."""
+    max_mail = limits().mail_bytes
+    if len(raw.data) > max_mail:
+        raise InputError(f"{raw.origin}: one mail of {len(raw.data) // (1024 * 1024)} MB is over the limit of "
+                         f"{max_mail // (1024 * 1024)} MB (REVIEWTOOL_MAX_MAIL_MB)")
+    msg = email.message_from_bytes(raw.data, policy=MAIL_POLICY)
+    if not msg.keys():
+        return None, False
+    if message_id_of(msg):
+        return msg, False
+    digest = hashlib.sha256(raw.data).hexdigest()[:24]
+    del msg["Message-ID"]
+    msg["Message-ID"] = f"<{digest}@{SYNTHETIC_DOMAIN}>"
+    return msg, raw.format_patch or _looks_like_patch(msg)
+
+
 def parse_mails(raws: list[RawMail]) -> list[EmailMessage]:
     """Parse, give every mail a Message-ID, and thread format-patch files like git send-email."""
     msgs: list[EmailMessage] = []
     synthesized: list[EmailMessage] = []
-    max_mail = limits().mail_bytes
     for raw in raws:
-        if len(raw.data) > max_mail:
-            raise InputError(f"{raw.origin}: one mail of {len(raw.data) // (1024 * 1024)} MB is over the limit of "
-                             f"{max_mail // (1024 * 1024)} MB (REVIEWTOOL_MAX_MAIL_MB)")
-        msg = email.message_from_bytes(raw.data, policy=MAIL_POLICY)
-        if not msg.keys():
-            continue  # not a mail at all
-        if not message_id_of(msg):
-            digest = hashlib.sha256(raw.data).hexdigest()[:24]
-            del msg["Message-ID"]
-            msg["Message-ID"] = f"<{digest}@{SYNTHETIC_DOMAIN}>"
-            if raw.format_patch or _looks_like_patch(msg):
-                synthesized.append(msg)
+        msg, needs_thread = parse_mail(raw)
+        if msg is None:
+            continue
+        if needs_thread:
+            synthesized.append(msg)
         msgs.append(msg)
     _thread_like_send_email(synthesized)
     return msgs
+
+
+def thread_under(msg: EmailMessage, root: EmailMessage) -> None:
+    """Make `msg` a reply to `root`, as git send-email threads a series (--no-chain-reply-to)."""
+    if not header(msg, "In-Reply-To"):
+        msg["In-Reply-To"] = header(root, "Message-ID")
+        msg["References"] = header(root, "Message-ID")
 
 
 # Headers the email package parses into objects; a hostile value raises on access (an
@@ -323,11 +340,8 @@ def _thread_like_send_email(msgs: list[EmailMessage]) -> None:
         series.setdefault(key, []).append((counter, msg))
     for members in series.values():
         members.sort(key=lambda cm: cm[0])
-        root = header(members[0][1], "Message-ID")
         for _, msg in members[1:]:
-            if not header(msg, "In-Reply-To"):
-                msg["In-Reply-To"] = root
-                msg["References"] = root
+            thread_under(msg, members[0][1])
 
 
 def load_messages(path: Path) -> list[EmailMessage]:

@@ -17,10 +17,11 @@ import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Callable, Iterator
 
 from ..errors import InputError, RepositoryError
 from .b4prep import B4_MARKER, Cover, b4_cover_text, cover_from_text, json_object, tracking_prefixes
-from .files import parse_mails
+from .files import RawMail, parse_mail, thread_under
 
 _FROM_SHA_RE = re.compile(rb"^From ([0-9a-f]{40}) Mon Sep 17 00:00:00 2001$", re.M)
 _MAX_COMMITS = 1000  # a limit, not a target: a "range" of more is a mistake (a missing `..`)
@@ -268,6 +269,23 @@ def _split_format_patch(data: bytes) -> list[tuple[str, bytes]]:
     return out
 
 
+def _stream_format_patch(repo: Path, args: list[str]) -> Iterator[tuple[str, bytes]]:
+    """_split_format_patch over git's output as it arrives: a mail is complete when the next one
+    starts (or git is done)."""
+    from ..context.gitbatch import GitRunner
+
+    pending = b""
+    for block in GitRunner(repo).stream(args):
+        pending += block
+        # Only a separator line that has fully arrived counts; the last mail may still grow.
+        starts = [m.start() for m in _FROM_SHA_RE.finditer(pending)]
+        if len(starts) > 1:
+            yield from _split_format_patch(pending[: starts[-1]])
+            pending = pending[starts[-1]:]
+    if pending:
+        yield from _split_format_patch(pending)
+
+
 def _fill_cover(chunk: bytes, cover: Cover) -> bytes:
     """Put the cover text where format-patch left `*** SUBJECT HERE ***` and `*** BLURB HERE ***`."""
     from email.header import Header
@@ -291,8 +309,10 @@ def _fill_cover(chunk: bytes, cover: Cover) -> bytes:
     return (head + sep + body).encode("utf-8")
 
 
-def range_mails(repo: Path, request: RangeRequest) -> RangeMails:
-    """The series the author would send from the requested commits (see the module docstring)."""
+def range_mails(repo: Path, request: RangeRequest,
+                on_message: Callable[[EmailMessage], None] | None = None) -> RangeMails:
+    """The series the author would send from the requested commits (see the module docstring).
+    `on_message` gets each mail as soon as it is parsed, while git writes the rest."""
     if not repo.is_dir() or git(repo, "rev-parse", "--git-dir", check=False).code != 0:
         raise RepositoryError(f"{repo}: not a git repository")
     plan = plan_range(repo, request.revrange)
@@ -314,16 +334,25 @@ def range_mails(repo: Path, request: RangeRequest) -> RangeMails:
     args = ["format-patch", "--stdout", f"--base={plan.bottom or plan.base}",
             "--cover-letter" if with_cover else "--no-cover-letter", *_subject_prefix(request, plan),
             *(f"--to={a}" for a in to), *(f"--cc={a}" for a in cc), plan.rev_range, "--"]
-    data = git(repo, *args, binary=True).out
-    if plan.bottom:
-        data = data.replace(f"base-commit: {plan.bottom}".encode(), f"base-commit: {plan.base}".encode())
-    chunks = _split_format_patch(data)
-    if with_cover and chunks:
-        chunks[0] = (chunks[0][0], _fill_cover(chunks[0][1], cover))
-    from .files import RawMail
-
-    raws = [RawMail(chunk, f"{plan.label}:{i + 1}", True) for i, (_, chunk) in enumerate(chunks)]
-    commits = tuple(sha for sha, _ in chunks[1 if with_cover else 0:])
+    messages: list[EmailMessage] = []
+    shas: list[str] = []
+    # Each mail is parsed (and handed on) while format-patch writes the next ones: on two cores
+    # the parsing costs almost no wall time.
+    for i, (sha, chunk) in enumerate(_stream_format_patch(repo, args)):
+        if plan.bottom:
+            chunk = chunk.replace(f"base-commit: {plan.bottom}".encode(), f"base-commit: {plan.base}".encode())
+        if i == 0 and with_cover:
+            chunk = _fill_cover(chunk, cover)
+        msg, _ = parse_mail(RawMail(chunk, f"{plan.label}:{i + 1}", True))
+        if msg is None:
+            continue
+        if messages:  # format-patch writes one series in counter order: the first mail is its root
+            thread_under(msg, messages[0])
+        messages.append(msg)
+        shas.append(sha)
+        if on_message is not None:
+            on_message(msg)
+    commits = tuple(shas[1 if with_cover else 0:])
     notes = list(plan.notes)
     if merges:
         notes.append(f"{merges} merge commit(s) in {plan.label} were left out, as git format-patch does")
@@ -333,7 +362,7 @@ def range_mails(repo: Path, request: RangeRequest) -> RangeMails:
     elif cover is not None:
         notes.append(f"cover letter from the {cover.origin}")
     command = next((v[-1] for k, v in sorted(send.items()) if k.endswith("cmd") and v), None)
-    return RangeMails(messages=tuple(parse_mails(raws)), commits=commits, base=plan.base, tip=plan.tip,
+    return RangeMails(messages=tuple(messages), commits=commits, base=plan.base, tip=plan.tip,
                       label=plan.label, cover=cover, to=to, cc=cc, recipients_command=command,
                       upstream=plan.upstream or plan.base, notes=tuple(notes))
 
