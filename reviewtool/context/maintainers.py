@@ -141,6 +141,25 @@ class _Lazy:
         return hash((self.pattern, self.flags))
 
 
+_LEADING_FLAGS_RE = re.compile(r"^\(\?([aiLmsux]+)\)")
+
+
+def _scoped(pattern: str) -> str:
+    """`(?i)pidfd` -> `(?i:pidfd)`: a flag group that applies to the whole pattern may only start
+    an expression, so inside the joined alternation it must be scoped to its own branch."""
+    m = _LEADING_FLAGS_RE.match(pattern)
+    return f"(?{m.group(1)}:{pattern[m.end():]}\n)" if m else pattern
+
+
+class _Always:
+    """A prefilter that lets everything through."""
+
+    @staticmethod
+    def search(text: str) -> bool:
+        return True
+
+
+_ALWAYS = _Always()
 _SPECIAL_RE = re.compile(r"[.*?+^$()\[\]{}|\\]")
 
 
@@ -348,15 +367,28 @@ class Maintainers:
             text = [line for line in text if any_keyword.search(line)]
             if not text:
                 return []
+        joined = "\n".join(text)
         for s in keyed:
-            if any(rx.search(line) for rx in s.keywords for line in text):
+            # One search over all lines first (multi-line mode: whatever matches a line matches
+            # there too); the exact per-line test runs only for the few sections that hit.
+            if any(self._multiline(rx).search(joined) for rx in s.keywords) and \
+                    any(rx.search(line) for rx in s.keywords for line in text):
                 hits.append(s)
         return hits
+
+    def _multiline(self, rx) -> "_Lazy | re.Pattern[str]":
+        key = ("multiline", rx.pattern)
+        if key not in self._memo:
+            # \A, \Z and negative lookarounds (which see the newline next to a line) read a line
+            # differently once lines are joined: those sections keep the per-line test alone.
+            plain = not any(t in rx.pattern for t in ("\\A", "\\Z", "\\z", "(?!", "(?<!"))
+            self._memo[key] = _Lazy(rx.pattern, re.VERBOSE | re.MULTILINE) if plain else _ALWAYS
+        return self._memo[key]
 
     def _any_keyword(self, keyed: list[Section]) -> re.Pattern[str] | None:
         if "keywords" not in self._memo:
             # Joined by newlines: a `#` comment in one verbose pattern must not swallow the others.
-            joined = "\n|".join(f"(?:{rx.pattern}\n)" for s in keyed for rx in s.keywords)
+            joined = "\n|".join(f"(?:{_scoped(rx.pattern)}\n)" for s in keyed for rx in s.keywords)
             self._memo["keywords"] = _compile(joined, re.VERBOSE)
         return self._memo["keywords"]
 
