@@ -127,8 +127,8 @@ def triage(
             raise InputError(f"{', '.join(labels)}: no mail messages found")
         spool = Spool()
         with _progress(show, len(grouping.series)) as tick:
-            for item in run_groups(grouping.series, opts, on_done=tick, pool=pool):
-                spool.add(item)
+            for packed in run_groups(grouping.series, opts, on_done=tick, pool=pool):
+                spool.add_packed(packed)
         for g in grouping.series:
             for item in superseded_entries(g, opts):
                 spool.add(item)

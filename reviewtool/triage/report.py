@@ -76,14 +76,15 @@ def build_report(spool: Spool, grouping: Grouping, opts: TriageOptions, *, input
 
 
 def json_chunks(report: dict[str, Any]) -> Iterator[str]:
-    """The report as indented JSON, written entry by entry (the series are never all decoded)."""
+    """The report as indented JSON with one series per line (grep- and diff-friendly), written
+    entry by entry straight from the spool's JSON text: the series are never decoded."""
     yield "{"
     for n, (key, value) in enumerate(report.items()):
         yield ("," if n else "") + "\n  " + json.dumps(key) + ": "
         if isinstance(value, Rows):
             yield "["
-            for i, item in enumerate(value):
-                yield ("," if i else "") + "\n    " + json.dumps(item, ensure_ascii=False, indent=2).replace("\n", "\n    ")
+            for i, text in enumerate(value.texts()):
+                yield ("," if i else "") + "\n    " + text
             yield "\n  ]" if len(value) else "]"
         else:
             yield json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n  ")

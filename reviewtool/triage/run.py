@@ -202,9 +202,11 @@ def _init_worker(opts: TriageOptions) -> None:
     _WORKER_OPTS = opts
 
 
-def _work(groups: list[SeriesGroup]) -> list[dict[str, Any]]:
+def _work(groups: list[SeriesGroup]) -> list[tuple]:
+    from .spool import pack
+
     assert _WORKER_OPTS is not None
-    return triage_batch(groups, _WORKER_OPTS)
+    return [pack(item) for item in triage_batch(groups, _WORKER_OPTS)]
 
 
 def _pool_context():
@@ -239,15 +241,19 @@ def worker_pool(opts: TriageOptions) -> Iterator[ProcessPoolExecutor | None]:
 
 
 def run_groups(groups: Iterable[SeriesGroup], opts: TriageOptions,
-               on_done: Callable[[dict[str, Any]], None] | None = None,
-               pool: ProcessPoolExecutor | None = None) -> Iterator[dict[str, Any]]:
-    """Triage entries in the order of `groups`; `on_done` is called as each one finishes. With a
-    pool (worker_pool), groups are reviewed there; otherwise here, one after the other."""
+               on_done: Callable[[tuple], None] | None = None,
+               pool: ProcessPoolExecutor | None = None) -> Iterator[tuple]:
+    """Triage entries, packed for the spool (spool.pack), in the order of `groups`; `on_done` is
+    called as each one finishes. With a pool (worker_pool), groups are reviewed there; otherwise
+    here, one after the other."""
+    from .spool import pack
+
     opts = _with_now(opts)
     groups = list(groups)
     size = max(1, min(BATCH, len(groups) // (max(1, opts.jobs) * 8) or 1))
     batches = [groups[i:i + size] for i in range(0, len(groups), size)]
-    results = map(lambda b: triage_batch(b, opts), batches) if pool is None else pool.map(_work, batches)
+    results = (map(lambda b: [pack(i) for i in triage_batch(b, opts)], batches) if pool is None
+               else pool.map(_work, batches))
     for items in results:
         for item in items:
             if on_done:

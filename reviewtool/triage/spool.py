@@ -28,6 +28,17 @@ class Summary:
     errors: int
 
 
+def pack(item: dict[str, Any]) -> tuple:
+    """An entry as the spool keeps it: ("skipped", item) or ("row", summary fields, compressed
+    compact JSON). Workers pack their entries, so the parent receives a few bytes per series
+    instead of unpickling and re-encoding nested dicts while the workers need the CPU."""
+    if item["status"] == "skipped":
+        return ("skipped", item)
+    fields = (item["status"], item.get("tree"), item.get("age_days"), item.get("date"), str(item["id"]),
+              (item.get("counts") or {}).get("errors", 0))
+    return ("row", fields, zlib.compress(json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode(), 1))
+
+
 class Spool:
     def __init__(self) -> None:
         self._blobs: list[bytes] = []
@@ -35,15 +46,22 @@ class Spool:
         self.skipped: list[dict[str, Any]] = []  # few, and listed in full by every format
 
     def add(self, item: dict[str, Any]) -> None:
-        if item["status"] == "skipped":
-            self.skipped.append(item)
+        self.add_packed(pack(item))
+
+    def add_packed(self, packed: tuple) -> None:
+        if packed[0] == "skipped":
+            self.skipped.append(packed[1])
             return
-        self.summaries.append(Summary(len(self._blobs), item["status"], item.get("tree"), item.get("age_days"),
-                                      item.get("date"), str(item["id"]), (item.get("counts") or {}).get("errors", 0)))
-        self._blobs.append(zlib.compress(json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode(), 1))
+        _, fields, blob = packed
+        self.summaries.append(Summary(len(self._blobs), *fields))
+        self._blobs.append(blob)
 
     def item(self, index: int) -> dict[str, Any]:
-        return json.loads(zlib.decompress(self._blobs[index]))
+        return json.loads(self.text(index))
+
+    def text(self, index: int) -> str:
+        """The entry as compact JSON text, without decoding it."""
+        return zlib.decompress(self._blobs[index]).decode()
 
     def rows(self, key: Callable[[Summary], Any], only: tuple[str, ...] = ()) -> "Rows":
         chosen = [s for s in self.summaries if not only or s.status in only]
@@ -68,3 +86,8 @@ class Rows(Sequence):
     def __iter__(self) -> Iterator[dict[str, Any]]:
         for j in self._order:
             yield self._spool.item(j)
+
+    def texts(self) -> Iterator[str]:
+        """The entries as compact JSON text, in order (for the JSON report: nothing decoded)."""
+        for j in self._order:
+            yield self._spool.text(j)
