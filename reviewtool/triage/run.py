@@ -198,8 +198,17 @@ BATCH = 16  # series per task: one patch-id process and one round trip to a work
 
 
 def _init_worker(opts: TriageOptions) -> None:
+    """Each worker loads b4, the rules and the context stages now, while the parent indexes the
+    archive, instead of on its first series."""
     global _WORKER_OPTS
     _WORKER_OPTS = opts
+    from ..model.b4adapter import init_b4
+    from ..review import context_stages
+    from ..rules.registry import all_rules
+
+    init_b4()
+    all_rules()
+    context_stages()
 
 
 def _work(groups: list[SeriesGroup]) -> list[tuple]:
@@ -234,7 +243,7 @@ def worker_pool(opts: TriageOptions) -> Iterator[ProcessPoolExecutor | None]:
     pool = ProcessPoolExecutor(max_workers=opts.jobs, mp_context=_pool_context(),
                                initializer=_init_worker, initargs=(_with_now(opts),))
     try:
-        assert pool.submit(_ready).result()  # with fork, the first task starts every worker
+        pool.submit(_ready)  # with fork, the first task starts every worker; they warm up while we index
         yield pool
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
