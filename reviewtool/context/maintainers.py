@@ -23,6 +23,7 @@ from typing import Any, Iterable
 
 from ..errors import RepositoryError
 from ..model.series import Person
+from .regexlit import required_literal
 
 STAGE_ORDER = 60
 
@@ -139,16 +140,6 @@ class _Lazy:
 
     def __hash__(self) -> int:
         return hash((self.pattern, self.flags))
-
-
-_LEADING_FLAGS_RE = re.compile(r"^\(\?([aiLmsux]+)\)")
-
-
-def _scoped(pattern: str) -> str:
-    """`(?i)pidfd` -> `(?i:pidfd)`: a flag group that applies to the whole pattern may only start
-    an expression, so inside the joined alternation it must be scoped to its own branch."""
-    m = _LEADING_FLAGS_RE.match(pattern)
-    return f"(?{m.group(1)}:{pattern[m.end():]}\n)" if m else pattern
 
 
 class _Always:
@@ -362,19 +353,22 @@ class Maintainers:
             return []
         hits: list[Section] = []
         text = list(lines)
-        any_keyword = self._any_keyword(keyed)
-        if any_keyword is not None:  # one pass over the text; the per-section test runs on the few lines left
-            text = [line for line in text if any_keyword.search(line)]
-            if not text:
-                return []
         joined = "\n".join(text)
         for s in keyed:
-            # One search over all lines first (multi-line mode: whatever matches a line matches
-            # there too); the exact per-line test runs only for the few sections that hit.
-            if any(self._multiline(rx).search(joined) for rx in s.keywords) and \
-                    any(rx.search(line) for rx in s.keywords for line in text):
+            # Cheapest first: text every match needs (a substring test), then one search over all
+            # lines (multi-line mode: whatever matches a line matches there too), and the exact
+            # per-line test only for the few sections still in.
+            live = [rx for rx in s.keywords if self._literal(rx) in joined]
+            if live and any(self._multiline(rx).search(joined) for rx in live) and \
+                    any(rx.search(line) for rx in live for line in text):
                 hits.append(s)
         return hits
+
+    def _literal(self, rx) -> str:
+        key = ("literal", rx.pattern)
+        if key not in self._memo:
+            self._memo[key] = required_literal(rx.pattern, re.VERBOSE)
+        return self._memo[key]
 
     def _multiline(self, rx) -> "_Lazy | re.Pattern[str]":
         key = ("multiline", rx.pattern)
@@ -385,12 +379,6 @@ class Maintainers:
             self._memo[key] = _Lazy(rx.pattern, re.VERBOSE | re.MULTILINE) if plain else _ALWAYS
         return self._memo[key]
 
-    def _any_keyword(self, keyed: list[Section]) -> re.Pattern[str] | None:
-        if "keywords" not in self._memo:
-            # Joined by newlines: a `#` comment in one verbose pattern must not swallow the others.
-            joined = "\n|".join(f"(?:{_scoped(rx.pattern)}\n)" for s in keyed for rx in s.keywords)
-            self._memo["keywords"] = _compile(joined, re.VERBOSE)
-        return self._memo["keywords"]
 
     def recipients(self, paths: Iterable[str], text_lines: Iterable[str] = ()) -> list[Recipient]:
         """Maintainers, reviewers and lists for the files (and keyword matches), de-duplicated by

@@ -1,0 +1,77 @@
+"""required_literal: the text every match of a MAINTAINERS K:/N: pattern must contain."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reviewtool.context.regexlit import required_literal
+
+# Real K: patterns from the kernel's MAINTAINERS, and shapes that must give no literal.
+PATTERNS = {
+    r"(devm_)?hwmon_device_(un)?register(|_with_groups|_with_info)": "hwmon_device_",
+    r"(?:\b|_)ptp(?:\b|_)": "ptp",
+    r"\b(ABS|SYN)_MT_": "_MT_",
+    r"\b(?:devm_|of_)?reset_control(?:ler_[a-z]+|_[a-z_]+)?\b": "reset_control",
+    r"\b(clone_args|kernel_clone_args)\b": "",
+    r"\b(pstore|ramoops)": "",
+    r"(?i)pidfd": "",
+    r"\b(?i:clang|llvm)\b": "",
+    r'"nxp,tda998x"': '"nxp,tda998x"',
+    r"of_overlay_notifier_": "of_overlay_notifier_",
+    r"fo+bar": "bar",
+    r"x(abc)?y": "x",
+    r"(?=ba)bar": "bar",
+    r"a\.b": "a.b",
+    r"[ab]cd": "cd",
+    r"(?i:abc)def": "def",
+    r"ab|cd": "",
+    r"(": "",
+}
+
+
+@pytest.mark.parametrize("pattern,expected", PATTERNS.items())
+def test_required_literal(pattern, expected):
+    assert required_literal(pattern, re.VERBOSE) == expected
+
+
+def test_case_insensitive_flag_gives_nothing():
+    assert required_literal("pidfd", re.IGNORECASE) == ""
+
+
+@pytest.mark.parametrize("pattern", [p for p in PATTERNS if p != "("])
+def test_every_match_contains_the_literal(pattern):
+    """Sound by construction, checked: strings hypothesis builds to match each pattern."""
+    literal = required_literal(pattern, re.VERBOSE)
+
+    @settings(max_examples=60, deadline=None, derandomize=True)
+    @given(st.from_regex(re.compile(pattern, re.VERBOSE)))
+    def check(text):
+        assert re.search(pattern, text, re.VERBOSE)
+        assert literal in text
+
+    check()
+
+
+def test_keyword_sections_equal_the_per_line_test():
+    """Maintainers.sections_for_text (substring prefilter, joined multi-line search, then lines)
+    names exactly the sections a plain per-line search names."""
+    from reviewtool.context.maintainers import Maintainers, parse_maintainers
+
+    keywords = list(PATTERNS)[:-1] + [r"\Afoo", r"bar(?!\s)", r"(?<!\w)baz", r"end$", r"^start"]
+    text = "\n".join(f"SECTION {i}\nM:\tM {i} <m{i}@example.org>\nK:\t{k}\n" for i, k in enumerate(keywords))
+    m = Maintainers.build(parse_maintainers("List\n\n" + text))
+    words = ["hwmon_device_register", "ptp", "_ptp_", "ABS_MT_x", "reset_control", "clone_args", "pstore",
+             "PIDFD", "Clang", '"nxp,tda998x"', "fooobar", "xy", "xabcy", "bar", "a.b", "acd", "ABCdef", "cd",
+             "foo", "bar ", "baz", " baz", "end", "start", "x", " ", "\t"]
+
+    @settings(max_examples=300, deadline=None, derandomize=True)
+    @given(st.lists(st.lists(st.sampled_from(words), max_size=5).map("".join), max_size=6))
+    def check(lines):
+        naive = [s for s in m.sections if s.keywords and any(rx.search(line) for rx in s.keywords for line in lines)]
+        assert [s.title for s in m.sections_for_text(lines)] == [s.title for s in naive]
+
+    check()
