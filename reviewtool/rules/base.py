@@ -206,6 +206,8 @@ def already_applied(series, ctx):
     if not patches or not paths:
         return
     res = _base(series, ctx)
+    if res is not None and res.found and res.sha == head:
+        return  # the series sits on the tree's head (lint, usually): nothing was applied since
     span = f"{res.sha}..{head}" if res is not None and res.found else head
     ids = hist.patch_ids(span, paths)
     recent = hist.commits(span, paths=paths, limit=2000, no_merges=True)
