@@ -348,7 +348,9 @@ class Maintainers:
 
     def sections_for_text(self, lines: Iterable[str]) -> list[Section]:
         """Sections whose K: keyword matches any of the lines (mail text and +/- diff lines)."""
-        keyed = [s for s in self.sections if s.keywords]
+        if "keyed" not in self._memo:
+            self._memo["keyed"] = [s for s in self.sections if s.keywords]
+        keyed = self._memo["keyed"]
         if not keyed:
             return []
         hits: list[Section] = []
