@@ -23,6 +23,8 @@ from typing import Any, Iterable
 
 from ..errors import RepositoryError
 from ..model.series import Person
+from .mailmap import Mailmap, parse_mailmap  # noqa: F401  (parse_mailmap re-exported)
+from .patterns import ALWAYS, Lazy, glob_to_regex, path_matcher
 from .regexlit import required_literal
 
 STAGE_ORDER = 60
@@ -58,7 +60,7 @@ class Section:
     reviewers: tuple[Person, ...]
     lists: tuple[tuple[str, str], ...]  # (address, role: "open list" | "moderated list" | "subscribers-only")
     # F and N lines in file order: (kind, F pattern as converted or "", regex, depth); N has depth 0.
-    matchers: tuple[tuple[str, str, Any, int], ...]  # regex, or _Prefix for a plain path
+    matchers: tuple[tuple[str, str, Any, int], ...]  # regex, or Prefix for a plain path
     excludes: tuple[tuple[str, Any], ...]
     keywords: tuple[re.Pattern[str], ...]  # K:
 
@@ -78,103 +80,6 @@ class Section:
     def role(self) -> str:
         status = (self.status or "unknown").lower()
         return _ROLE_BY_STATUS.get(status, status)
-
-
-def _glob_to_regex(value: str) -> str:
-    return value.replace(".", r"\.").replace("*", ".*").replace("?", ".")
-
-
-def _compile(pattern: str, flags: int = 0) -> re.Pattern[str] | None:
-    try:
-        return re.compile(pattern, flags)
-    except (re.error, RecursionError, OverflowError):
-        return None  # a Perl-only construct: the entry cannot be used, the rest still can
-
-
-class _Prefix:
-    """A pattern without wildcards, matched as a string prefix: most of the kernel's 20,000 F: lines
-    are such paths, and compiling each one as a regex was most of the time of reading MAINTAINERS."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str):
-        self.text = text
-
-    def match(self, path: str) -> bool:
-        return path.startswith(self.text)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Prefix) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(self.text)
-
-
-class _Lazy:
-    """A regex compiled on first use (an unusable one never matches): a review consults a few
-    dozen of the kernel's ~1,400 wildcard, N: and K: patterns, and only those get compiled. `guard`
-    is the literal start every match needs, so most paths are turned away without compiling."""
-
-    __slots__ = ("pattern", "flags", "guard", "_rx")
-
-    def __init__(self, pattern: str, flags: int = 0, guard: str = ""):
-        self.pattern, self.flags, self.guard, self._rx = pattern, flags, guard, None
-
-    def _compiled(self):
-        if self._rx is None:
-            self._rx = _compile(self.pattern, self.flags) or False
-        return self._rx
-
-    def match(self, text: str):
-        if not text.startswith(self.guard):
-            return None
-        rx = self._compiled()
-        return rx.match(text) if rx else None
-
-    def search(self, text: str):
-        rx = self._compiled()
-        return rx.search(text) if rx else None
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Lazy) and (other.pattern, other.flags) == (self.pattern, self.flags)
-
-    def __hash__(self) -> int:
-        return hash((self.pattern, self.flags))
-
-
-class _Always:
-    """A prefilter that lets everything through."""
-
-    @staticmethod
-    def search(text: str) -> bool:
-        return True
-
-
-_ALWAYS = _Always()
-_SPECIAL_RE = re.compile(r"[.*?+^$()\[\]{}|\\]")
-
-
-def _path_matcher(pat: str) -> "_Prefix | _Lazy":
-    """An F:/X: pattern (already converted from a glob) anchored at the start of the path."""
-    plain = pat.replace(r"\.", "")
-    m = _SPECIAL_RE.search(plain)
-    if m is None:
-        return _Prefix(pat.replace(r"\.", "."))
-    guard = pat[: _literal_end(pat)].replace(r"\.", ".")
-    return _Lazy("^" + pat, 0, guard)
-
-
-def _literal_end(pat: str) -> int:
-    """Where the literal start of a converted pattern ends (escaped dots are literal)."""
-    i = 0
-    while i < len(pat):
-        if pat.startswith(r"\.", i):
-            i += 2
-        elif pat[i] in ".*?+^$()[]{}|\\":
-            return i
-        else:
-            i += 1
-    return i
 
 
 def _person(value: str) -> Person | None:
@@ -237,10 +142,10 @@ def _section(title: str, order: int, entries: list[tuple[str, str]], is_dir) -> 
         elif kind == "L" and (entry := _list_entry(value)):
             lists.append(entry)
         elif kind in ("F", "X"):
-            pat = _glob_to_regex(value)
+            pat = glob_to_regex(value)
             if not pat.endswith("/") and is_dir(pat):
                 pat += "/"
-            rx = _path_matcher(pat)
+            rx = path_matcher(pat)
             if rx is None:
                 continue
             if kind == "F":
@@ -248,9 +153,9 @@ def _section(title: str, order: int, entries: list[tuple[str, str]], is_dir) -> 
                 matchers.append(("F", pat, rx, -1 if pat.startswith(".*") else depth))
             else:
                 excludes.append((pat, rx))
-        elif kind == "N" and (rx := _Lazy(value, re.VERBOSE)):
+        elif kind == "N" and (rx := Lazy(value, re.VERBOSE)):
             matchers.append(("N", "", rx, 0))
-        elif kind == "K" and (rx := _Lazy(value, re.VERBOSE)):
+        elif kind == "K" and (rx := Lazy(value, re.VERBOSE)):
             keywords.append(rx)
     return Section(title=title, order=order, status=status, maintainers=tuple(maint), reviewers=tuple(review),
                    lists=tuple(lists), matchers=tuple(matchers), excludes=tuple(excludes), keywords=tuple(keywords))
@@ -260,45 +165,6 @@ def _pattern_matches(path: str, pattern: str, rx: re.Pattern[str]) -> bool:
     if not rx.match(path):
         return False
     return pattern.endswith("/") or path.count("/") == pattern.count("/")
-
-
-@dataclass(frozen=True)
-class Mailmap:
-    """git's .mailmap: (name, address) as committed -> (name, address) to use."""
-
-    by_email: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
-    by_name_email: dict[tuple[str, str], tuple[str | None, str | None]] = field(default_factory=dict)
-
-    def canonical(self, name: str, address: str) -> tuple[str, str]:
-        key = address.lower()
-        hit = self.by_name_email.get((name.casefold(), key)) or self.by_email.get(key)
-        if not hit:
-            return name, address
-        return hit[0] or name, hit[1] or address
-
-    def address(self, address: str) -> str:
-        return self.canonical("", address)[1].lower()
-
-
-_MAILMAP_RE = re.compile(r"^(?P<n1>[^<]*?)\s*<(?P<e1>[^>]*)>\s*(?:(?P<n2>[^<]*?)\s*<(?P<e2>[^>]*)>)?\s*$")
-
-
-def parse_mailmap(text: str) -> Mailmap:
-    by_email: dict[str, tuple[str | None, str | None]] = {}
-    by_name_email: dict[tuple[str, str], tuple[str | None, str | None]] = {}
-    for raw in text.splitlines():
-        line = raw.split("#", 1)[0].strip()
-        m = _MAILMAP_RE.match(line) if line else None
-        if not m:
-            continue
-        n1, e1, n2, e2 = (m.group("n1") or "").strip(), m.group("e1").strip(), (m.group("n2") or "").strip(), m.group("e2")
-        if e2 is None:  # "Proper Name <commit@email>": only the name changes
-            by_email.setdefault(e1.lower(), (n1 or None, None))
-        elif n2:  # "Proper Name <proper@email> Commit Name <commit@email>"
-            by_name_email[(n2.casefold(), e2.strip().lower())] = (n1 or None, e1 or None)
-        else:
-            by_email[e2.strip().lower()] = (n1 or None, e1 or None)
-    return Mailmap(by_email, by_name_email)
 
 
 @dataclass(frozen=True)
@@ -372,13 +238,13 @@ class Maintainers:
             self._memo[key] = required_literal(rx.pattern, re.VERBOSE)
         return self._memo[key]
 
-    def _multiline(self, rx) -> "_Lazy | re.Pattern[str]":
+    def _multiline(self, rx) -> "Lazy | re.Pattern[str]":
         key = ("multiline", rx.pattern)
         if key not in self._memo:
             # \A, \Z and negative lookarounds (which see the newline next to a line) read a line
             # differently once lines are joined: those sections keep the per-line test alone.
             plain = not any(t in rx.pattern for t in ("\\A", "\\Z", "\\z", "(?!", "(?<!"))
-            self._memo[key] = _Lazy(rx.pattern, re.VERBOSE | re.MULTILINE) if plain else _ALWAYS
+            self._memo[key] = Lazy(rx.pattern, re.VERBOSE | re.MULTILINE) if plain else ALWAYS
         return self._memo[key]
 
 
