@@ -22,6 +22,7 @@ from ..limits import limits
 from ..model.subject import normalized_summary, parse_subject
 from .files import header, message_id_of
 from .unionfind import DisjointSets
+from .unthreaded import join_unthreaded, unthreaded_marker
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _DIFF_RE = re.compile(r"^(diff --git |Index: \S|--- \S.*\n\+\+\+ \S)", re.M)
@@ -104,11 +105,28 @@ def group_threads(msgs: list[EmailMessage]) -> list[Thread]:
     return [Thread(g) for g in groups.values()]
 
 
+def joined_threads(msgs: list[EmailMessage]) -> list[Thread]:
+    """group_threads, with patches sent without threading joined into their series as patchwork
+    joins them (sources/unthreaded.py)."""
+    threads = group_threads(msgs)
+    with_patches = [t for t in threads if t.patch_mails]
+
+    def marker(t: Thread):
+        return unthreaded_marker((header(m, "From").lower(), parse_subject(header(m, "Subject")))
+                                 for m in t.patch_mails)
+
+    groups = join_unthreaded(with_patches, marker,
+                             lambda t: {parse_subject(header(m, "Subject")).counter for m in t.patch_mails},
+                             lambda t: t.newest_patch_date().timestamp())
+    joined = [g[0] if len(g) == 1 else Thread([m for t in g for m in t.messages]) for g in groups]
+    return joined + [t for t in threads if not t.patch_mails]
+
+
 def select_thread(msgs: list[EmailMessage], msgid: str | None, origin: str) -> list[EmailMessage]:
     """The messages to review: the chosen thread plus threads holding its earlier revisions."""
     if not msgs:
         raise InputError(f"{origin}: no mail messages found")
-    threads = group_threads(msgs)
+    threads = joined_threads(msgs)
     if msgid:
         chosen = next((t for t in threads if any(message_id_of(m) == msgid for m in t.messages)), None)
         if chosen is None:

@@ -24,9 +24,9 @@ from typing import NamedTuple
 
 from ..model.subject import normalized_summary, parse_subject
 from ..sources.unionfind import DisjointSets
+from ..sources.unthreaded import join_unthreaded, unthreaded_marker
 from ..sources.index import MailHead, MailRef
 
-UNTHREADED_WINDOW_S = 12 * 3600  # patchwork's SERIES_DELAY_INTERVAL
 REVISION_WINDOW_S = 120 * 86400  # vN+1 of a series follows vN within weeks, not seasons
 
 
@@ -142,39 +142,11 @@ def _threads(heads: list[MailHead]) -> list[_Thread]:
     return list(groups.values())
 
 
-def _marker(t: _Thread) -> tuple[str, int, int, tuple[str, ...]] | None:
-    """(sender, revision, total, tags) when every patch of a coverless thread agrees on them."""
-    marks = {(h.sender, s.revision, s.expected, s.tags) for h, s in t.patches}
-    if len(marks) != 1 or any(s.counter in (None, 0) for _, s in t.patches):
-        return None
-    sender, rev, total, tags = next(iter(marks))
-    return (sender, rev, total, tags) if total and total > 1 else None
-
-
 def _join_unthreaded(threads: list[_Thread]) -> list[_Thread]:
-    by_marker: dict[tuple, list[_Thread]] = {}
-    out = []
-    for t in threads:
-        mk = _marker(t) if t.patches else None
-        if mk is None:
-            out.append(t)
-        else:
-            by_marker.setdefault(mk, []).append(t)
-    for group in by_marker.values():
-        group.sort(key=lambda t: t.newest_patch_date())
-        current: _Thread | None = None
-        counters: set[int] = set()
-        for t in group:
-            mine = {s.counter for _, s in t.patches}
-            if (current is not None and not (mine & counters)
-                    and t.newest_patch_date() - current.newest_patch_date() <= UNTHREADED_WINDOW_S):
-                current.heads += t.heads
-                current.patches += t.patches
-                counters |= mine
-                continue
-            current, counters = _Thread(list(t.heads), list(t.patches)), set(mine)
-            out.append(current)
-    return out
+    groups = join_unthreaded(threads, lambda t: unthreaded_marker((h.sender, s) for h, s in t.patches) if t.patches else None,
+                             lambda t: {s.counter for _, s in t.patches}, lambda t: t.newest_patch_date())
+    return [g[0] if len(g) == 1 else _Thread([h for t in g for h in t.heads], [p for t in g for p in t.patches])
+            for g in groups]
 
 
 def _same_patches(a: _Thread, b: _Thread) -> bool:
