@@ -44,3 +44,20 @@ def test_newest_series_is_chosen_without_msgid(tmp_path, cli, monkeypatch):
     monkeypatch.setattr(narrow, "NARROW_FROM_BYTES", 1 << 40)
     slow = cli("check", path, "--format", "json")
     assert fast.out == slow.out and fast.code in (0, 1)
+
+
+def test_unthreaded_series_in_a_large_archive_is_reviewed_whole(tmp_path, cli, monkeypatch):
+    """Narrowing keeps the mails of a series posted without threading: the same joined series."""
+    filler = tmp_path / "filler.mbox"
+    big_mbox(filler, 5)
+    data = filler.read_bytes()
+    path = tmp_path / "archive.mbox"
+    path.write_bytes(data.rstrip(b"\n") + b"\n\n" + (CORPUS / "patchwork/series/base-no-references.mbox").read_bytes())
+    msgid = "1495517379-18456-1-git-send-email-xiaolou4617@gmail.com"  # patch 2/2
+    raws = narrow.narrowed_raws(path, msgid)
+    assert raws is not None and len(raws) == 2
+    fast = cli("check", path, "--msgid", msgid, "--format", "json")
+    assert fast.json["series"]["received"] == [1, 2] and fast.json["series"]["missing"] == []
+    monkeypatch.setattr(narrow, "NARROW_FROM_BYTES", 1 << 40)
+    slow = cli("check", path, "--msgid", msgid, "--format", "json")
+    assert fast.out == slow.out

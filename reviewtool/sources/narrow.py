@@ -16,6 +16,7 @@ from ..model.subject import normalized_summary, parse_subject
 from .index import MailHead, index_file, raw_mail
 from .files import RawMail
 from .unionfind import DisjointSets
+from .unthreaded import join_unthreaded, unthreaded_marker
 
 NARROW_FROM_BYTES = 4 * 1024 * 1024  # smaller files are parsed whole: simpler and as fast
 
@@ -30,6 +31,23 @@ def _threads(heads: list[MailHead]) -> list[list[MailHead]]:
     for h in heads:
         groups.setdefault(sets.find(h.msgid), []).append(h)
     return list(groups.values())
+
+
+def _joined(threads: list[list[MailHead]]) -> list[list[MailHead]]:
+    """Patches sent without threading joined into their series, as sources.threads joins them.
+    The index has no bodies, so any numbered mail that is not a reply counts here (patchwork's
+    `[net,v2,1/2]` carries no PATCH word): joining more than check will only keeps more mail."""
+    def numbered(t: list[MailHead]) -> list[tuple[MailHead, object]]:
+        return [(h, s) for h in t if not (s := parse_subject(h.subject)).reply
+                and (s.is_patch or s.counter is not None)]
+
+    with_patches = [t for t in threads if numbered(t)]
+    groups = join_unthreaded(
+        with_patches,
+        lambda t: unthreaded_marker((h.sender, s) for h, s in numbered(t)),
+        lambda t: {s.counter for _, s in numbered(t)},
+        lambda t: max(h.date or 0.0 for h, _ in numbered(t)))
+    return [[h for t in g for h in t] for g in groups] + [t for t in threads if not numbered(t)]
 
 
 def _patch_heads(thread: list[MailHead]) -> list[MailHead]:
@@ -59,7 +77,7 @@ def narrowed_raws(path: Path, msgid: str | None) -> list[RawMail] | None:
     except OSError:
         return None
     heads = list(index_file(path))
-    threads = _threads(heads)
+    threads = _joined(_threads(heads))
     if msgid:
         chosen = next((t for t in threads if any(h.msgid == msgid for h in t)), None)
     else:
