@@ -101,3 +101,18 @@ def test_streamed_mails_are_the_mails_parse_mails_reads(repo, with_cover):
 
     assert shape(mails.messages) == shape(whole)
     assert len(mails.messages) == 4 if with_cover else 3
+
+
+@pytest.mark.parametrize("size", [1, 7, 69, 70, 71, 4096])
+def test_stream_split_equals_whole_split_at_any_block_size(repo, monkeypatch, size):
+    """Separator lines cut between blocks, mails smaller and larger than a block: same mails."""
+    import subprocess
+
+    from reviewtool.context.gitbatch import GitRunner
+    from reviewtool.sources import gitrange
+
+    data = subprocess.run(["git", "-C", str(repo.path), "format-patch", "--stdout", "main..work"],
+                          capture_output=True, check=True).stdout
+    monkeypatch.setattr(GitRunner, "stream", lambda self, args: (data[i:i + size] for i in range(0, len(data), size)))
+    streamed = list(gitrange._stream_format_patch(repo.path, ["format-patch"]))
+    assert streamed == gitrange._split_format_patch(data) and len(streamed) == 3

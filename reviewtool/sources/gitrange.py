@@ -280,19 +280,25 @@ def _split_format_patch(data: bytes) -> list[tuple[str, bytes]]:
 
 def _stream_format_patch(repo: Path, args: list[str]) -> Iterator[tuple[str, bytes]]:
     """_split_format_patch over git's output as it arrives: a mail is complete when the next one
-    starts (or git is done)."""
+    starts (or git is done). Each byte is searched once, so a 20 MB patch costs no more than it
+    did read whole."""
     from ..context.gitbatch import GitRunner
 
-    pending = b""
+    pending = bytearray()
+    scanned = 0  # pending[:scanned] holds no separator after its first byte
     for block in GitRunner(repo).stream(args):
         pending += block
-        # Only a separator line that has fully arrived counts; the last mail may still grow.
-        starts = [m.start() for m in _FROM_SHA_RE.finditer(pending)]
-        if len(starts) > 1:
-            yield from _split_format_patch(pending[: starts[-1]])
-            pending = pending[starts[-1]:]
+        # Back up by one separator line: it may have arrived in two blocks.
+        last = None
+        for m in _FROM_SHA_RE.finditer(pending, max(1, scanned - 80)):
+            last = m.start()
+        scanned = len(pending)
+        if last is not None:
+            yield from _split_format_patch(bytes(pending[:last]))
+            del pending[:last]
+            scanned -= last
     if pending:
-        yield from _split_format_patch(pending)
+        yield from _split_format_patch(bytes(pending))
 
 
 def _fill_cover(chunk: bytes, cover: Cover) -> bytes:
