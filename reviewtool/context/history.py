@@ -16,7 +16,7 @@ Public API (rules and other context stages use only this; they never run git the
     hist.commits(revrange, grep=..., paths=...)  # [Commit] of a range, newest first
     hist.reachable_pairs(pairs, within=range)    # {(target, commit): bool}, one walk for all pairs
     hist.subjects_touching(paths, ref, limit)    # [(sha, subject, files)] of recent commits on paths
-    hist.prefetch_subjects_touching(...)     # start that log now, read it later (rules' prefetch hook)
+    hist.prefetch_subjects_touching(ref)     # start that log now, read it later (rules' prefetch hook)
     hist.patch_ids(revrange, paths) / hist.patch_ids_of(diffs)   # git patch-id --stable, batched
     hist.apply_series(base, diffs)           # context.apply.ApplyResult (scratch index, never yours)
 

@@ -217,11 +217,9 @@ def _subjects_args(ref: str | None) -> list[str]:
             f"--format={_RS}%H{_US}%s", "--name-only", "--no-renames", ref or "HEAD", "--"]
 
 
-def prefetch_subjects_touching(hist: "History", paths: Sequence[str], ref: str | None = None,
-                               limit: int = 300) -> None:
-    """Start the log subjects_touching() will read with the same arguments."""
-    if paths:
-        background(hist, _subjects_args(ref))
+def prefetch_subjects_touching(hist: "History", ref: str | None = None) -> None:
+    """Start the log subjects_touching() will read for `ref` (it does not depend on the paths)."""
+    background(hist, _subjects_args(ref))
 
 
 def subjects_touching(hist: "History", paths: Sequence[str], ref: str | None = None,

@@ -39,7 +39,7 @@ def _query(series, ctx):
 def _prefetch(series, ctx) -> None:
     q = _query(series, ctx)
     if q is not None:
-        ctx.history.prefetch_subjects_touching(q[1], q[2], limit=q[3])
+        ctx.history.prefetch_subjects_touching(q[2])
 
 
 @rule("subject-prefix-history", family="subject", severity="warning", needs=("repo",), prefetch=_prefetch,
