@@ -102,12 +102,10 @@ def _warm_patch_ids(raw_lists: list[list]) -> None:
         warm(bodies)
 
 
-def _load(group: SeriesGroup, raws: list | None = None):
+def _load(group: SeriesGroup, raws: list):
     from ..model.b4adapter import build_series
     from ..sources.files import parse_mails
 
-    if raws is None:
-        raws = _read_raws([group])[0]
     source = (group.refs[0].label or group.refs[0].path) if group.refs else ""
     return build_series(parse_mails(raws), source=source)
 
@@ -123,8 +121,9 @@ def _forget_parsed_headers() -> None:
         clear()
 
 
-def triage_group(group: SeriesGroup, opts: TriageOptions, raws: list | None = None) -> dict[str, Any]:
-    """The triage entry of one group: its review as data, plus status, age and links."""
+def triage_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> dict[str, Any]:
+    """The triage entry of one group (its mails `raws`, read by _read_raws): its review as data,
+    plus status, age and links."""
     try:
         return _triage_group(group, opts, raws)
     finally:
@@ -138,7 +137,7 @@ def triage_batch(groups: list[SeriesGroup], opts: TriageOptions) -> list[dict[st
     return [triage_group(g, opts, raws) for g, raws in zip(groups, raw_lists)]
 
 
-def _triage_group(group: SeriesGroup, opts: TriageOptions, raws: list | None = None) -> dict[str, Any]:
+def _triage_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> dict[str, Any]:
     from ..render.data import review_data
 
     base = {"id": str(group.key), "msgid": group.msgid, "url": thread_url(opts.link_base, group.msgid),
