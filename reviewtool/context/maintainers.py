@@ -62,7 +62,7 @@ class Section:
     # F and N lines in file order: (kind, F pattern as converted or "", regex, depth); N has depth 0.
     matchers: tuple[tuple[str, str, Any, int], ...]  # regex, or Prefix for a plain path
     excludes: tuple[tuple[str, Any], ...]
-    keywords: tuple[re.Pattern[str], ...]  # K:
+    keywords: tuple[Lazy, ...]  # K:
 
     @property
     def files(self) -> tuple[str, ...]:
@@ -145,9 +145,7 @@ def _section(title: str, order: int, entries: list[tuple[str, str]], is_dir) -> 
             pat = glob_to_regex(value)
             if not pat.endswith("/") and is_dir(pat):
                 pat += "/"
-            rx = path_matcher(pat)
-            if rx is None:
-                continue
+            rx = path_matcher(pat)  # an unusable regex never matches (patterns.Lazy)
             if kind == "F":
                 depth = pat.count("/") + (0 if pat.endswith("/") else 1)
                 matchers.append(("F", pat, rx, -1 if pat.startswith(".*") else depth))
@@ -161,7 +159,7 @@ def _section(title: str, order: int, entries: list[tuple[str, str]], is_dir) -> 
                    lists=tuple(lists), matchers=tuple(matchers), excludes=tuple(excludes), keywords=tuple(keywords))
 
 
-def _pattern_matches(path: str, pattern: str, rx: re.Pattern[str]) -> bool:
+def _pattern_matches(path: str, pattern: str, rx: Any) -> bool:
     if not rx.match(path):
         return False
     return pattern.endswith("/") or path.count("/") == pattern.count("/")
@@ -246,7 +244,6 @@ class Maintainers:
             plain = not any(t in rx.pattern for t in ("\\A", "\\Z", "\\z", "(?!", "(?<!"))
             self._memo[key] = Lazy(rx.pattern, re.VERBOSE | re.MULTILINE) if plain else ALWAYS
         return self._memo[key]
-
 
     def recipients(self, paths: Iterable[str], text_lines: Iterable[str] = ()) -> list[Recipient]:
         """Maintainers, reviewers and lists for the files (and keyword matches), de-duplicated by
