@@ -20,8 +20,10 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from ..errors import InputError, RepositoryError
-from .b4prep import B4_MARKER, Cover, b4_cover_text, cover_from_text, json_object, tracking_prefixes
+from .b4prep import Cover
 from .files import RawMail, parse_mail, thread_under
+from .gitconfig import GitConfig
+from .rangeplan import RangePlan, _concurrently, _out, git, plan_range, quick_plan
 
 _FROM_SHA_RE = re.compile(rb"^From ([0-9a-f]{40}) Mon Sep 17 00:00:00 2001$", re.M)
 _MAX_COMMITS = 1000  # a limit, not a target: a "range" of more is a mistake (a missing `..`)
@@ -61,49 +63,18 @@ class RangeMails:
         return self.commits[counter - 1]
 
 
-def git(repo: Path, *args: str, check: bool = True, binary: bool = False):
-    """One read-only git command in `repo` (context.gitbatch sets the safe environment)."""
-    from ..context.gitbatch import GitRunner
-
-    return GitRunner(repo).run(list(args), check=check, binary=binary)
-
-
-def _concurrently(*calls):
-    """Run independent read-only git queries at once: each is a process, and on two cores two
-    short processes take the time of one."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=len(calls)) as pool:
-        futures = [pool.submit(c) for c in calls]
-        return [f.result() for f in futures]
-
-
-def _out(res) -> str:
-    out = res.out
-    return (out.decode("utf-8", "replace") if isinstance(out, bytes) else out).strip()
-
-
-def _rev(repo: Path, spec: str) -> str | None:
-    res = git(repo, "rev-parse", "--verify", "-q", "--end-of-options", f"{spec}^{{commit}}", check=False)
-    return (_out(res) or None) if res.code == 0 else None
-
-
-def _branch_config(repo: Path, branch: str) -> dict[str, str]:
-    res = git(repo, "config", "-z", "--get-regexp", "^branch\\." + re.escape(branch) + "\\.", check=False)
-    out: dict[str, str] = {}
-    for item in res.out.split("\0"):
-        if "\n" in item:
-            key, value = item.split("\n", 1)
-            out[key[len("branch.") + len(branch) + 1:].lower()] = value
-    return out
+_SEND_KEYS = r"^sendemail\.(to|cc|tocmd|cccmd)$"
 
 
 def _send_config(repo: Path) -> dict[str, list[str]]:
-    res = git(repo, "config", "-z", "--get-regexp", r"^sendemail\.(to|cc|tocmd|cccmd)$", check=False)
+    res = git(repo, "config", "-z", "--get-regexp", _SEND_KEYS, check=False)
+    return _send_config_of(GitConfig.parse(res.out))
+
+
+def _send_config_of(config: GitConfig) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
-    for item in res.out.split("\0"):
-        if "\n" in item:
-            key, value = item.split("\n", 1)
+    for key, value in config.matching(_SEND_KEYS):
+        if value is not None:  # a key without '=' names no recipient
             out.setdefault(key.lower(), []).append(value)
     return out
 
@@ -115,146 +86,9 @@ def _split_addresses(values) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _find_b4_cover(repo: Path, rev_range: str) -> tuple[str, str] | None:
-    """(sha, message) of the b4 cover commit inside `rev_range`, if there is one."""
-    res = git(repo, "log", "-z", "--format=%H%n%B", "-F", f"--grep={B4_MARKER}", "--max-count=1", rev_range,
-              "--", check=False)
-    item = res.out.strip("\0")
-    if res.code != 0 or "\n" not in item:
-        return None
-    sha, message = item.split("\n", 1)
-    return sha, message
-
-
-@dataclass(frozen=True)
-class _Plan:
-    base: str
-    tip: str
-    label: str
-    cover: Cover | None
-    prefixes: tuple[str, ...] = ()
-    revision: int | None = None
-    bottom: str | None = None  # exclusive start of the commits when it is not the base (b4's cover commit)
-    notes: tuple[str, ...] = ()
-    upstream: str | None = None  # the tree the series goes to, as far as the range says (@{u}, A of A..B)
-
-    @property
-    def rev_range(self) -> str:
-        return f"{self.bottom or self.base}..{self.tip}"
-
-
-def _prep_plan(repo: Path, branch: str, bcfg: dict[str, str]) -> _Plan | None:
-    """The series of a b4 prep branch, following its cover strategy."""
-    strategy = bcfg.get("b4-prep-cover-strategy", "commit")
-    tip = _rev(repo, f"refs/heads/{branch}")
-    if tip is None:
-        return None
-    if strategy == "branch-description":
-        tracking = json_object(bcfg.get("b4-tracking", ""))
-        base_branch = tracking.get("series", {}).get("base-branch")
-        base = _merge_base(repo, base_branch, tip) if base_branch else None
-        if base is None:
-            return None
-        cover = cover_from_text(bcfg.get("description", ""), f"branch.{branch}.description", tracking)
-        return _Plan(base, tip, f"b4 prep branch {branch}", cover, *tracking_prefixes(tracking))
-    found = _find_b4_cover(repo, tip)
-    if found is None:
-        return None
-    sha, message = found
-    text, tracking = b4_cover_text(message)
-    cover = cover_from_text(text, f"b4 prep cover commit {sha[:12]}", tracking)
-    if strategy == "tip-commit":
-        base_branch = tracking.get("series", {}).get("base-branch")
-        base = _merge_base(repo, base_branch, sha) if base_branch else None
-        if base is None:
-            return None
-        return _Plan(base, _rev(repo, f"{sha}~1") or sha, f"b4 prep branch {branch}", cover,
-                     *tracking_prefixes(tracking))
-    base = _rev(repo, f"{sha}~1")
-    if base is None:
-        return None
-    # b4's "commit" strategy: the series starts after the cover commit; its parent is the base.
-    return _Plan(base, tip, f"b4 prep branch {branch}", cover, *tracking_prefixes(tracking), bottom=sha)
-
-
-def _merge_base(repo: Path, a: str, b: str) -> str | None:
-    res = git(repo, "merge-base", "--end-of-options", a, b, check=False)
-    return (_out(res) or None) if res.code == 0 else None
-
-
-def _current_branch(repo: Path) -> str | None:
-    res = git(repo, "symbolic-ref", "-q", "--short", "HEAD", check=False)
-    return (_out(res) or None) if res.code == 0 else None
-
-
-def plan_range(repo: Path, revrange: str | None) -> _Plan:
-    """Decide base, tip and cover letter for the request (see the module docstring)."""
-    if revrange and "..." in revrange:
-        raise InputError(f"{revrange}: a symmetric range (A...B) is not a series; use A..B")
-    if revrange and ".." in revrange:
-        left, right = revrange.split("..", 1)
-        tip = _rev(repo, right or "HEAD")
-        start = _rev(repo, left or "HEAD")
-        if tip is None or start is None:
-            raise InputError(f"{revrange}: not a revision range of {repo}")
-        base = _merge_base(repo, start, tip) or start
-        return _with_range_cover(repo, _Plan(base, tip, revrange, None, upstream=start))
-    if revrange:
-        bcfg = _branch_config(repo, revrange) if _rev(repo, f"refs/heads/{revrange}") else {}
-        if bcfg.get("b4-prep-cover-strategy") or bcfg.get("b4-tracking"):
-            plan = _prep_plan(repo, revrange, bcfg)
-            if plan:
-                return plan
-        start = _rev(repo, revrange)
-        tip = _rev(repo, "HEAD")
-        if start is None or tip is None:
-            raise InputError(f"{revrange}: not a revision, branch or directory in {repo}")
-        base = _merge_base(repo, start, tip) or start
-        return _with_range_cover(repo, _Plan(base, tip, f"{revrange}..HEAD", None, upstream=start))
-    branch, upstream, tip = _concurrently(lambda: _current_branch(repo), lambda: _rev(repo, "@{upstream}"),
-                                          lambda: _rev(repo, "HEAD"))
-    bcfg = _branch_config(repo, branch) if branch else {}
-    if branch and (bcfg.get("b4-prep-cover-strategy") or bcfg.get("b4-tracking")):
-        plan = _prep_plan(repo, branch, bcfg)
-        if plan:
-            return plan
-    if upstream is None or tip is None:
-        where = f"branch {branch}" if branch else "a detached HEAD"
-        raise InputError(f"{repo}: {where} has no upstream; name the commits to lint, "
-                         "e.g. `reviewtool lint origin/main..HEAD`")
-    base = _merge_base(repo, upstream, tip) or upstream
-    plan = _Plan(base, tip, "@{upstream}..HEAD", None, upstream=upstream)
-    return _with_range_cover(repo, plan, branch, bcfg)
-
-
-def _with_range_cover(repo: Path, plan: _Plan, branch: str | None = None,
-                      bcfg: dict[str, str] | None = None) -> _Plan:
-    """A b4 cover commit inside the range, else the branch description, gives the cover letter."""
-    found = _find_b4_cover(repo, plan.rev_range)
-    if found:
-        sha, message = found
-        text, tracking = b4_cover_text(message)
-        prefixes, revision = tracking_prefixes(tracking)
-        cover = cover_from_text(text, f"b4 prep cover commit {sha[:12]}", tracking)
-        if sha == plan.tip:  # b4's "tip-commit" strategy
-            return _Plan(plan.base, _rev(repo, f"{sha}~1") or sha, plan.label, cover, prefixes, revision,
-                         upstream=plan.upstream)
-        return _Plan(_rev(repo, f"{sha}~1") or plan.base, plan.tip, plan.label, cover, prefixes, revision, bottom=sha,
-                     upstream=plan.upstream)
-    if branch is None:
-        branch = _current_branch(repo)
-        bcfg = _branch_config(repo, branch) if branch else {}
-    description = (bcfg or {}).get("description", "")
-    # The description belongs to the branch, so it is the cover letter only of that branch's commits.
-    if description.strip() and branch and _rev(repo, f"refs/heads/{branch}") == plan.tip:
-        return _Plan(plan.base, plan.tip, plan.label, cover_from_text(description, f"branch.{branch}.description", {}),
-                     upstream=plan.upstream)
-    return plan
-
-
 # --- the mails ------------------------------------------------------------------------------------
 
-def _subject_prefix(request: RangeRequest, plan: _Plan) -> list[str]:
+def _subject_prefix(request: RangeRequest, plan: RangePlan) -> list[str]:
     prefixes = request.prefixes or plan.prefixes
     args = []
     if prefixes:
@@ -328,13 +162,19 @@ def range_mails(repo: Path, request: RangeRequest,
                 on_message: Callable[[EmailMessage], None] | None = None) -> RangeMails:
     """The series the author would send from the requested commits (see the module docstring).
     `on_message` gets each mail as soon as it is parsed, while git writes the rest."""
-    if not repo.is_dir() or git(repo, "rev-parse", "--git-dir", check=False).code != 0:
-        raise RepositoryError(f"{repo}: not a git repository")
-    plan = plan_range(repo, request.revrange)
-    listed, send = _concurrently(lambda: git(repo, "rev-list", "--parents", plan.rev_range), lambda: _send_config(repo))
-    listing = _out(listed).splitlines()
-    merges = sum(1 for line in listing if line.count(" ") > 1)
-    count = len(listing) - merges
+    quick = quick_plan(repo, request.revrange)
+    if quick is not None:
+        plan, count, merges = quick.plan, quick.commits, quick.merges
+        send = _send_config_of(quick.config)
+    else:
+        if not repo.is_dir() or git(repo, "rev-parse", "--git-dir", check=False).code != 0:
+            raise RepositoryError(f"{repo}: not a git repository")
+        plan = plan_range(repo, request.revrange)
+        listed, send = _concurrently(lambda: git(repo, "rev-list", "--parents", plan.rev_range),
+                                     lambda: _send_config(repo))
+        listing = _out(listed).splitlines()
+        merges = sum(1 for line in listing if line.count(" ") > 1)
+        count = len(listing) - merges
     if count == 0:
         raise InputError(f"{plan.label}: no commits to lint (the range is empty)")
     if count > _MAX_COMMITS:
