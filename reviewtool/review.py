@@ -52,6 +52,7 @@ class ReviewOptions:
     ignore: tuple[str, ...] = ()
     now: datetime | None = None
     settings: dict[str, Any] = field(default_factory=dict)  # overrides of profile settings
+    repo_facts: Any = None  # sources.gitconfig.RepoFacts: what lint already read of `repo`
 
 
 @lru_cache(maxsize=1)  # the package's modules do not change while we run; triage asks per series
@@ -108,7 +109,8 @@ def build_context(series: Series, options: ReviewOptions) -> tuple[Context, str,
     recipients = (first.to + first.cc) if first else ()
     profile, reason = select_profile(profiles, name=options.profile,
                                      tags=first.subject.tags if first else (), recipients=recipients,
-                                     repo=options.repo)
+                                     repo=options.repo,
+                                     config=options.repo_facts.config if options.repo_facts else None)
     fields: dict[str, Any] = {"profile": profile, "unavailable": {}, "notes": [], "closers": []}
     for stage in context_stages():
         stage(series, options, fields)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewtool.context.regexlit import required_literal
+from reviewtool.context.regexlit import required_any, required_literal
 
 # Real K: patterns from the kernel's MAINTAINERS, and shapes that must give no literal.
 PATTERNS = {
@@ -66,12 +66,48 @@ def test_keyword_sections_equal_the_per_line_test():
     m = Maintainers.build(parse_maintainers("List\n\n" + text))
     words = ["hwmon_device_register", "ptp", "_ptp_", "ABS_MT_x", "reset_control", "clone_args", "pstore",
              "PIDFD", "Clang", '"nxp,tda998x"', "fooobar", "xy", "xabcy", "bar", "a.b", "acd", "ABCdef", "cd",
-             "foo", "bar ", "baz", " baz", "end", "start", "x", " ", "\t"]
+             "foo", "bar ", "baz", " baz", "end", "start", "x", " ", "\t", "KERNEL_CLONE_ARGS", "RaMoOpS",
+             "ſ", "é"]  # non-ASCII text: the case-free prefilter steps aside
 
     @settings(max_examples=300, deadline=None, derandomize=True)
     @given(st.lists(st.lists(st.sampled_from(words), max_size=5).map("".join), max_size=6))
     def check(lines):
         naive = [s for s in m.sections if s.keywords and any(rx.search(line) for rx in s.keywords for line in lines)]
         assert [s.title for s in m.sections_for_text(lines)] == [s.title for s in naive]
+
+    check()
+
+
+# Patterns with no single required text still need one of a few, in some case.
+ANY = {
+    r"\b(clone_args|kernel_clone_args)\b": (("clone_args", "kernel_clone_args"), False),
+    r"\b(pstore|ramoops)": (("pstore", "ramoops"), False),
+    r"(?i)PidFD": (("pidfd",), True),
+    r"\b(?i:clang|llvm)\b": (("clang", "llvm"), True),
+    r"phylink\.h|struct\s+phylink|\.phylink": (("phylink.h", "phylink", ".phylink"), False),
+    r"(devm_)?hwmon_device_(un)?register": (("hwmon_device_",), False),
+    r"(?i:ab)CDE|xy": (("CDE", "xy"), False),  # the longer, case-sensitive text is the better test
+    r"(?i:abcd)e|XY": (("abcd", "xy"), True),  # one case-free branch: all compared in lower case
+    r"ab|c*": None,  # a branch that needs nothing
+    r"[ab]|c": None,
+    r"é|x": None,  # non-ASCII text is not compared case-free
+}
+
+
+@pytest.mark.parametrize("pattern,expected", ANY.items())
+def test_required_any(pattern, expected):
+    assert required_any(pattern, re.VERBOSE) == expected
+
+
+@pytest.mark.parametrize("pattern", [p for p, e in ANY.items() if e] + [p for p in PATTERNS if p != "("])
+def test_every_match_contains_one_of_the_texts(pattern):
+    req = required_any(pattern, re.VERBOSE)
+
+    @settings(max_examples=60, deadline=None, derandomize=True)
+    @given(st.from_regex(re.compile(pattern, re.VERBOSE)).filter(str.isascii))
+    def check(text):
+        if req is not None:
+            texts, ignore_case = req
+            assert any(t in (text.lower() if ignore_case else text) for t in texts)
 
     check()

@@ -43,7 +43,8 @@ def lint_review(repo: Path, request: RangeRequest, options: ReviewOptions, *,
     settings = {**options.settings, "cc_from_trailers": True,
                 "recipients_command": mails.recipients_command if mails else None,
                 "upstream_head": mails.upstream if mails else None}
-    review = review_series(series, replace(options, settings=settings))
+    review = review_series(series, replace(options, settings=settings,
+                                           repo_facts=mails.facts if mails else options.repo_facts))
     findings, not_checked = list(review.findings), list(review.not_checked)
     if checkpatch:
         from ..context.checkpatch import run_checkpatch

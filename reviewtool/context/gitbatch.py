@@ -106,8 +106,73 @@ class GitRunner:
             first = next((line for line in text.splitlines() if line.strip()), f"exit {code}")
             raise RepositoryError(f"{self.repo}: git {args[0]} failed: {first.strip()}")
 
+    def start(self, args: Sequence[str], *, input: str | None = None) -> "Started":
+        """Start `git <args>` and return at once; `.result()` waits and gives what run() gives
+        (check=False). Output goes to unnamed temporary files, not pipes, so no thread has to
+        read while Python works: the process runs beside us without taking the interpreter."""
+        self.calls += 1
+        stdin = None
+        if input is not None:
+            stdin = tempfile.TemporaryFile()
+            stdin.write(input.encode("utf-8", "surrogateescape"))
+            stdin.seek(0)
+        out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+        try:
+            proc = subprocess.Popen(self.base_args() + list(args), stdin=stdin or subprocess.DEVNULL, stdout=out,
+                                    stderr=err, env=git_env())
+        except FileNotFoundError as exc:
+            raise RepositoryError(f"cannot run {self.git!r}: is git installed?") from exc
+        finally:
+            if stdin is not None:
+                stdin.close()
+        return Started(proc, out, err)
+
     def lines(self, args: Sequence[str], **kw) -> list[str]:
         return [line for line in self.run(args, **kw).out.splitlines() if line]
+
+
+class PendingSet:
+    """The lines of a started git command as a set (ScratchRepo.start_merged_into)."""
+
+    def __init__(self, started: "Started | None", done=None):
+        self._started, self._done = started, done
+
+    def result(self) -> set[str]:
+        if self._started is None:
+            return set()
+        res = self._started.result()
+        if self._done is not None:
+            self._done()
+        if res.code != 0:
+            first = next((line for line in res.err.splitlines() if line.strip()), f"exit {res.code}")
+            raise RepositoryError(f"git for-each-ref --merged failed: {first.strip()}")
+        return {line for line in res.out.splitlines() if line}
+
+    def wait(self) -> None:
+        if self._started is not None:
+            self._started.wait()
+
+
+class Started:
+    """A git process started by GitRunner.start."""
+
+    def __init__(self, proc: subprocess.Popen, out, err):
+        self._proc, self._out, self._err = proc, out, err
+        self._result: GitResult | None = None
+
+    def result(self) -> GitResult:
+        if self._result is None:
+            code = self._proc.wait()
+            data = []
+            for f in (self._out, self._err):
+                f.seek(0)
+                data.append(f.read().decode("utf-8", "replace"))
+                f.close()
+            self._result = GitResult(code, data[0], data[1])
+        return self._result
+
+    def wait(self) -> None:
+        self.result()
 
 
 @dataclass(frozen=True)
@@ -211,23 +276,37 @@ class ScratchRepo:
             shutil.copyfile(shallow_file, self.dir / "shallow")
         self.runner = GitRunner(self.dir, git=runner.git)
         self._parent = runner
+        self._refs: dict[str, list[str]] = {}  # namespace -> shas written as refs/<namespace>/<sha>
+        self._queries = 0
 
     def run(self, args: Sequence[str], **kw) -> GitResult:
         self._parent.calls += 1
         return self.runner.run(args, **kw)
 
     def set_refs(self, namespace: str, shas: Iterable[str]) -> None:
-        """Write refs/<namespace>/<sha> for each sha, as one packed-refs file (no git process)."""
-        lines = sorted(f"{s} refs/{namespace}/{s}" for s in set(shas))
-        (self.dir / "packed-refs").write_text("# pack-refs with: sorted \n" + "".join(l + "\n" for l in lines))
+        """Write refs/<namespace>/<sha> for each sha into one packed-refs file (no git process).
+        Other namespaces stay: a query started on them may still be reading."""
+        self._refs[namespace] = sorted(set(shas))
+        lines = sorted(f"{s} refs/{ns}/{s}" for ns, shas_ in self._refs.items() for s in shas_)
+        tmp = self.dir / "packed-refs.new"
+        tmp.write_text("# pack-refs with: sorted \n" + "".join(line + "\n" for line in lines))
+        os.replace(tmp, self.dir / "packed-refs")  # a running reader sees the old file or the new one
+
+    def start_merged_into(self, base: str, shas: Sequence[str]) -> "PendingSet":
+        """merged_into() started: `.result()` waits for the set."""
+        if not shas:
+            return PendingSet(None)
+        self._queries += 1
+        namespace = f"q{self._queries}"
+        self.set_refs(namespace, shas)
+        self._parent.calls += 1
+        started = self.runner.start(["for-each-ref", f"--merged={base}", "--format=%(objectname)",
+                                     f"refs/{namespace}/"])
+        return PendingSet(started, lambda: self._refs.pop(namespace, None))  # the next write drops them
 
     def merged_into(self, base: str, shas: Sequence[str]) -> set[str]:
         """The subset of `shas` (full commit ids) that are ancestors of (or equal to) `base`: one walk."""
-        if not shas:
-            return set()
-        self.set_refs("t", shas)
-        res = self.run(["for-each-ref", f"--merged={base}", "--format=%(objectname)", "refs/t/"])
-        return {line for line in res.out.splitlines() if line}
+        return self.start_merged_into(base, shas).result()
 
     def close(self) -> None:
         shutil.rmtree(self.dir, ignore_errors=True)

@@ -33,6 +33,7 @@ from typing import Any, Iterable, Sequence
 
 from ..errors import RepositoryError
 from ..model.series import Person
+from ..sources.gitconfig import LAYOUT_ARGS, GitConfig, RepoFacts
 from .gitbatch import CatFile, GitRunner, ScratchRepo
 from .history_model import Commit, Resolution, TreeRef, parse_commit, subject_of  # noqa: F401  (re-exported)
 
@@ -63,34 +64,41 @@ class History:
         self._tags: dict[str, str | None] = {}
         self._pairs: dict[tuple[str, str], bool] = {}  # (target, commit) -> strict ancestor
         self._walks: dict = {}  # git commands running in the background (history_ops.background)
+        self._pending_contains: dict = {}  # (base, shas) -> ScratchRepo.start_merged_into()
+        self._pending_tags: dict = {}  # shas -> started name-rev (prefetch_first_tags)
         self.memo: dict = {}  # per-review results rules share (e.g. the Fixes claims of a series)
 
     # -- opening ---------------------------------------------------------------------------------
 
     @classmethod
     def open(cls, path: Path, *, trees: Sequence[Any] = (), overrides: dict[str, str] | None = None,
-             release_pattern: str = "v[0-9]*", git: str = "git") -> "History":
+             release_pattern: str = "v[0-9]*", git: str = "git", facts: RepoFacts | None = None) -> "History":
         """Open the repository at `path` (work tree, bare repository or linked worktree).
 
         `trees` are the profile's TreeSpecs (name, kind, ref); a ref is overridden by git config
-        `reviewtool.tree.<name>` and then by `overrides` (--tree NAME=REF). Raises RepositoryError
-        when `path` is not a git repository.
+        `reviewtool.tree.<name>` and then by `overrides` (--tree NAME=REF). `facts` is what lint
+        already read of the repository. Raises RepositoryError when `path` is not a git repository.
         """
         path = Path(path)
         if not path.is_dir():
             raise RepositoryError(f"{path}: no such directory (--repo)")
         runner = GitRunner(path, git=git)
-        res = runner.run(["rev-parse", "--is-bare-repository", "--is-shallow-repository",
-                          "--absolute-git-dir", "--git-path", "objects", "--git-path", "shallow"], check=False)
-        if res.code != 0:
-            raise RepositoryError(f"{path}: not a git repository (--repo)")
-        bare, shallow, git_dir, objects, _shallow_file = res.out.splitlines()[:5]
+        layout = facts.layout if facts is not None else None
+        if layout is None:
+            res = runner.run(["rev-parse", *LAYOUT_ARGS], check=False)
+            if res.code != 0:
+                raise RepositoryError(f"{path}: not a git repository (--repo)")
+            layout = tuple(res.out.splitlines()[:5])
+        bare, shallow, git_dir, objects, _shallow_file = layout
         objects_path = Path(objects) if os.path.isabs(objects) else path / objects
-        config = runner.run(["config", "--get-regexp", r"^reviewtool\.tree\."], check=False).out
+        if facts is None:
+            config = runner.run(["config", "-z", "--get-regexp", r"^reviewtool\.tree\."], check=False).out
+            tree_keys = GitConfig.parse(config).entries
+        else:
+            tree_keys = tuple(facts.config.matching(r"^reviewtool\.tree\."))
         configured = {}
-        for line in config.splitlines():
-            key, _, value = line.partition(" ")
-            if value.strip():
+        for key, value in tree_keys:
+            if value and value.strip():
                 configured[key[len(CONFIG_TREE_PREFIX):]] = value.strip()
         specs: dict[str, TreeRef] = {}
         for t in trees:
@@ -119,8 +127,8 @@ class History:
 
     def close(self) -> None:
         """Wait for background git commands, stop the cat-file process, remove the scratch repository."""
-        for pending in self._walks.values():
-            pending.thread.join()
+        for pending in (*self._walks.values(), *self._pending_contains.values(), *self._pending_tags.values()):
+            pending.wait()
         self.catfile.close()
         if self._scratch is not None:
             self._scratch.close()
@@ -220,20 +228,30 @@ class History:
         False. Shas may be abbreviated; keys are as given.
         """
         shas = list(shas)
-        tree = self._trees.get(ref)
-        base = tree.sha if tree else self._full(ref)
-        out: dict[str, bool] = {}
+        base, full, todo = self._contains_query(ref, shas)
         if base is None:
             return {s: False for s in shas}
-        full = {s: self._full(s) for s in shas}
-        todo = sorted({f for f in full.values() if f and (base, f) not in self._contains})
         if todo:
-            merged = self.scratch.merged_into(base, todo)
+            pending = next((k for k in self._pending_contains if k[0] == base and set(todo) <= set(k[1])), None)
+            merged = (self._pending_contains.pop(pending).result() if pending
+                      else self.scratch.merged_into(base, todo))
             for f in todo:
                 self._contains[(base, f)] = f in merged
-        for s, f in full.items():
-            out[s] = bool(f) and self._contains[(base, f)]
-        return out
+        return {s: bool(f) and self._contains[(base, f)] for s, f in full.items()}
+
+    def prefetch_contains(self, ref: str, shas: Iterable[str]) -> None:
+        """Start the walk contains(ref, shas) will read, so it runs while other checks work."""
+        base, _, todo = self._contains_query(ref, list(shas))
+        if base is not None and todo and (base, tuple(todo)) not in self._pending_contains:
+            self._pending_contains[(base, tuple(todo))] = self.scratch.start_merged_into(base, todo)
+
+    def _contains_query(self, ref: str, shas: list[str]) -> tuple[str | None, dict[str, str | None], list[str]]:
+        tree = self._trees.get(ref)
+        base = tree.sha if tree else self._full(ref)
+        if base is None:
+            return None, {}, []
+        full = {s: self._full(s) for s in shas}
+        return base, full, sorted({f for f in full.values() if f and (base, f) not in self._contains})
 
     def trees_containing(self, shas: Iterable[str]) -> dict[str, tuple[str, ...]]:
         """{sha: names of the configured trees whose head contains it}; one walk per tree."""
@@ -246,6 +264,12 @@ class History:
                 if inside:
                     out[s].append(name)
         return {s: tuple(v) for s, v in out.items()}
+
+    def prefetch_trees_containing(self, shas: Iterable[str]) -> None:
+        shas = list(shas)
+        for name, t in self._trees.items():
+            if t.sha is not None:
+                self.prefetch_contains(name, shas)
 
     def count_between(self, old: str, new: str) -> int | None:
         """How many commits `new` has that `old` lacks (`git rev-list --count old..new`)."""
@@ -264,11 +288,12 @@ class History:
         shas = list(shas)
         full = {s: self._full(s) for s in shas}
         todo = sorted({f for f in full.values() if f and f not in self._tags})
-        base = ["name-rev", "--tags", f"--refs=refs/tags/{self.release_pattern}"]
+        base = self._name_rev_args()
         if todo and len(todo) <= NAME_REV_ARGS_MAX:
             # As arguments, name-rev stops walking below the oldest commit asked about (fast on
             # a kernel); from stdin it names the whole history, which only pays for many commits.
-            res = self.runner.run(base + todo, check=False)
+            pending = self._pending_tags.pop(tuple(todo), None)
+            res = pending.result() if pending else self.runner.run(base + todo, check=False)
         elif todo:
             res = self.runner.run(base + ["--annotate-stdin"], input="".join(f + "\n" for f in todo), check=False)
             if res.code != 0:  # git before 2.40 spells it --stdin
@@ -282,6 +307,15 @@ class History:
             for f in todo:
                 self._tags.setdefault(f, None)
         return {s: (self._tags.get(f) if f else None) for s, f in full.items()}
+
+    def prefetch_first_tags(self, shas: Iterable[str]) -> None:
+        """Start the name-rev first_tags(shas) will read (when it takes arguments)."""
+        todo = tuple(sorted({f for s in shas if (f := self._full(s)) and f not in self._tags}))
+        if todo and len(todo) <= NAME_REV_ARGS_MAX and todo not in self._pending_tags:
+            self._pending_tags[todo] = self.runner.start(self._name_rev_args() + list(todo))
+
+    def _name_rev_args(self) -> list[str]:
+        return ["name-rev", "--tags", f"--refs=refs/tags/{self.release_pattern}"]
 
     def resolve_ref(self, name: str) -> str | None:
         """The full commit sha a ref name, tree name or sha stands for, or None."""
@@ -360,7 +394,7 @@ def context_stage(series, options, fields: dict[str, Any]) -> None:
     profile = fields.get("profile")
     hist = History.open(Path(repo), trees=profile.trees if profile else (), overrides=dict(options.trees),
                         release_pattern=(profile.settings.get("release_tag_pattern") if profile else None)
-                        or "v[0-9]*")
+                        or "v[0-9]*", facts=options.repo_facts)
     why = unrelated_reason(hist, series, from_cwd=bool(options.settings.get("repo_from_cwd")))
     if why:
         hist.close()

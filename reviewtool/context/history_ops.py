@@ -108,30 +108,13 @@ def _walk_args(within: str | Sequence[str]) -> tuple[list[str], str]:
 
 
 def background(hist: "History", args: Sequence[str], input: str | None = None):
-    """Start `git <args>` in a thread (once per distinct command) and return its pending result;
-    `.result()` waits. The git process runs while Python goes on with other checks: the
-    subprocess wait releases the interpreter, so on two cores both make progress."""
-    import threading
-
+    """Start `git <args>` (once per distinct command) and return its pending result; `.result()`
+    waits. The git process runs while Python goes on with other checks: on two cores both make
+    progress (gitbatch.GitRunner.start: no reader thread competes with the checks)."""
     key = (tuple(args), input)
     if key not in hist._walks:
-        box: dict = {}
-        thread = threading.Thread(target=lambda: box.update(res=hist.runner.run(list(args), input=input, check=False)),
-                                  daemon=True)
-        hist._walks[key] = _Pending(thread, box)
-        thread.start()
+        hist._walks[key] = hist.runner.start(list(args), input=input)
     return hist._walks[key]
-
-
-class _Pending:
-    __slots__ = ("thread", "box")
-
-    def __init__(self, thread, box: dict):
-        self.thread, self.box = thread, box
-
-    def result(self):
-        self.thread.join()
-        return self.box["res"]
 
 
 def prefetch_walk(hist: "History", within: str | Sequence[str]) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -25,7 +25,7 @@ from ..errors import RepositoryError
 from ..model.series import Person
 from .mailmap import Mailmap, parse_mailmap  # noqa: F401  (parse_mailmap re-exported)
 from .patterns import ALWAYS, Lazy, glob_to_regex, path_matcher
-from .regexlit import required_literal
+from .regexlit import required_any
 
 STAGE_ORDER = 60
 
@@ -64,19 +64,19 @@ class Section:
     excludes: tuple[tuple[str, Any], ...]
     keywords: tuple[Lazy, ...]  # K:
 
-    @property
+    @cached_property  # read for every patch; a section never changes
     def files(self) -> tuple[str, ...]:
         return tuple(pat for kind, pat, _, _ in self.matchers if kind == "F")
 
-    @property
+    @cached_property
     def has_regexes(self) -> bool:
         return any(kind == "N" for kind, _, _, _ in self.matchers)
 
-    @property
+    @cached_property
     def catch_all(self) -> bool:
         return bool(self.files) and all(p in _CATCH_ALL for p in self.files)
 
-    @property
+    @cached_property
     def role(self) -> str:
         status = (self.status or "unknown").lower()
         return _ROLE_BY_STATUS.get(status, status)
@@ -212,29 +212,25 @@ class Maintainers:
 
     def sections_for_text(self, lines: Iterable[str]) -> list[Section]:
         """Sections whose K: keyword matches any of the lines (mail text and +/- diff lines)."""
-        if "keyed" not in self._memo:
-            self._memo["keyed"] = [s for s in self.sections if s.keywords]
+        if "keyed" not in self._memo:  # each keyword with what its matches must contain (regexlit)
+            self._memo["keyed"] = [(s, [(rx, required_any(rx.pattern, re.VERBOSE)) for rx in s.keywords])
+                                   for s in self.sections if s.keywords]
         keyed = self._memo["keyed"]
         if not keyed:
             return []
         hits: list[Section] = []
         text = list(lines)
         joined = "\n".join(text)
-        for s in keyed:
-            # Cheapest first: text every match needs (a substring test), then one search over all
+        lowered = joined.lower() if joined.isascii() else None  # case-free tests hold for ASCII only
+        for s, keywords in keyed:
+            # Cheapest first: text every match needs (substring tests), then one search over all
             # lines (multi-line mode: whatever matches a line matches there too), and the exact
             # per-line test only for the few sections still in.
-            live = [rx for rx in s.keywords if self._literal(rx) in joined]
+            live = [rx for rx, req in keywords if req is None or _may_contain(req, joined, lowered)]
             if live and any(self._multiline(rx).search(joined) for rx in live) and \
                     any(rx.search(line) for rx in live for line in text):
                 hits.append(s)
         return hits
-
-    def _literal(self, rx) -> str:
-        key = ("literal", rx.pattern)
-        if key not in self._memo:
-            self._memo[key] = required_literal(rx.pattern, re.VERBOSE)
-        return self._memo[key]
 
     def _multiline(self, rx) -> "Lazy | re.Pattern[str]":
         key = ("multiline", rx.pattern)
@@ -281,6 +277,14 @@ class Maintainers:
             return
         seen.update(keys)
         out.append(Recipient(address=addr, name=name, kind=kind, role=role, section=title, reason=why))
+
+
+def _may_contain(req: tuple[tuple[str, ...], bool], joined: str, lowered: str | None) -> bool:
+    """False only when the text lacks every text one of the keyword's matches must contain."""
+    texts, ignore_case = req
+    if ignore_case:
+        return lowered is None or any(t in lowered for t in texts)
+    return any(t in joined for t in texts)
 
 
 def _first_component(pattern: str) -> str:

@@ -175,19 +175,24 @@ def load_profiles(repo: Path | None = None) -> dict[str, Profile]:
     return profiles
 
 
-def repo_default_profile(repo: Path | None) -> tuple[str, str] | None:
-    """(name, where it was set) from `git config reviewtool.profile`, else `.reviewtool.toml`."""
+def repo_default_profile(repo: Path | None, config: Any = None) -> tuple[str, str] | None:
+    """(name, where it was set) from `git config reviewtool.profile`, else `.reviewtool.toml`.
+    `config` is the repository's sources.gitconfig.GitConfig when it was already read."""
     if repo is None:
         return None
     from ..errors import RepositoryError
     from .gitbatch import GitRunner
 
-    try:
-        res = GitRunner(repo).run(["config", "--get", "reviewtool.profile"], check=False)
-        if res.code == 0 and res.out.strip():
-            return res.out.strip(), "git config reviewtool.profile"
-    except RepositoryError:
-        pass
+    if config is not None:
+        value = (config.last("reviewtool.profile") or "").strip()
+    else:
+        try:
+            res = GitRunner(repo).run(["config", "--get", "reviewtool.profile"], check=False)
+            value = res.out.strip() if res.code == 0 else ""
+        except RepositoryError:
+            value = ""
+    if value:
+        return value, "git config reviewtool.profile"
     value = _repo_config(repo).get("profile")
     if isinstance(value, str) and value:
         return value, ".reviewtool.toml profile"
@@ -224,7 +229,7 @@ def _addresses(recipients: Iterable[str]) -> list[str]:
 
 
 def select_profile(profiles: dict[str, Profile], *, name: str | None, tags: Iterable[str],
-                   recipients: Iterable[str], repo: Path | None = None) -> tuple[Profile, str]:
+                   recipients: Iterable[str], repo: Path | None = None, config: Any = None) -> tuple[Profile, str]:
     """(profile, why it was chosen); see the module docstring for the order."""
     if name:
         if name not in profiles:
@@ -235,7 +240,7 @@ def select_profile(profiles: dict[str, Profile], *, name: str | None, tags: Iter
         spec = p.declared_tree(tags)
         if spec:
             return p, f"subject tag [{spec.name}]"
-    default = repo_default_profile(repo)
+    default = repo_default_profile(repo, config)
     if default is not None:
         if default[0] not in profiles:
             raise ConfigError(f"{default[1]} names unknown profile {default[0]!r} "

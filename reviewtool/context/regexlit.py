@@ -57,3 +57,68 @@ def _runs(items: list) -> list[str]:
     if cur:
         out.append("".join(cur))
     return out
+
+
+# --- one of several -------------------------------------------------------------------------------
+# The kernel's costliest K: patterns have no single required text: `\b(pstore|ramoops)`,
+# `\b(?i:clang|llvm)\b`, `(?i)pidfd`. Each match still contains one of a few texts, in some case.
+
+
+def required_any(pattern: str, flags: int = 0) -> tuple[tuple[str, ...], bool] | None:
+    """(texts, ignore_case): every match contains one of `texts` (compared in lower case when
+    ignore_case, which only holds for ASCII text); None when nothing is known."""
+    if _p is None:
+        return None
+    try:
+        parsed = _p.parse(pattern, flags)
+    except Exception:  # re.error, RecursionError, anything a hostile pattern provokes
+        return None
+    req = _seq_requirement(list(parsed), bool(parsed.state.flags & re.IGNORECASE))
+    if req is None or not all(t and t.isascii() for t in req[0]):
+        return None
+    texts, ic = req
+    return (tuple(dict.fromkeys(t.lower() for t in texts)) if ic else texts), ic
+
+
+def _score(req: tuple[tuple[str, ...], bool]) -> tuple[int, int]:
+    """Longer shortest text first, then case-sensitive."""
+    return min(len(t) for t in req[0]), not req[1]
+
+
+def _seq_requirement(items: list, ic: bool) -> tuple[tuple[str, ...], bool] | None:
+    """The best requirement among the mandatory parts of a sequence."""
+    found: list[tuple[tuple[str, ...], bool]] = []
+    cur: list[str] = []
+    for op, av in items:
+        if op is _c.LITERAL:
+            cur.append(chr(av))
+            continue
+        if cur:
+            found.append((("".join(cur),), ic))
+            cur = []
+        if op is _c.SUBPATTERN:
+            _, add_flags, del_flags, sub = av
+            sub_ic = (ic or bool(add_flags & re.IGNORECASE)) and not del_flags & re.IGNORECASE
+            req = _seq_requirement(list(sub), sub_ic)
+        elif op is _c.BRANCH:
+            req = _branch_requirement(av[1], ic)
+        else:
+            req = None  # repeats may run zero times; classes, anchors and lookarounds carry no text
+        if req is not None:
+            found.append(req)
+    if cur:
+        found.append((("".join(cur),), ic))
+    return max(found, key=_score) if found else None
+
+
+def _branch_requirement(branches: list, ic: bool) -> tuple[tuple[str, ...], bool] | None:
+    """Every branch must bring its own requirement; their texts together are the requirement."""
+    texts: list[str] = []
+    any_ic = False
+    for branch in branches:
+        req = _seq_requirement(list(branch), ic)
+        if req is None:
+            return None
+        texts.extend(req[0])
+        any_ic = any_ic or req[1]
+    return tuple(dict.fromkeys(texts)), any_ic

@@ -163,7 +163,27 @@ def _bases(series, ctx) -> list[tuple[str, str]]:
     return out
 
 
-@rule("fixes-target-not-ancestor", family="fixes", severity="error", needs=("repo",),
+def _found_targets(series, ctx) -> list[str]:
+    return [c.res.sha for c in claims(series, ctx) if c.res.status == "found"]
+
+
+def _prefetch_ancestry(series, ctx) -> None:
+    """Start the ancestry walks of fixes-target-not-ancestor while the other rules run."""
+    found = [c for c in claims(series, ctx) if c.res.status == "found" and not c.patch.commit]
+    if found:
+        for _, sha in _bases(series, ctx):
+            ctx.history.prefetch_contains(sha, [c.res.sha for c in found])
+        ctx.history.prefetch_trees_containing([c.res.sha for c in found])
+
+
+def _prefetch_releases(series, ctx) -> None:
+    targets = _found_targets(series, ctx)
+    if targets:
+        ctx.history.prefetch_first_tags(targets)
+        ctx.history.prefetch_trees_containing(targets)
+
+
+@rule("fixes-target-not-ancestor", family="fixes", severity="error", needs=("repo",), prefetch=_prefetch_ancestry,
       summary="A Fixes: target is not in the history the fix applies to")
 def fixes_target_not_ancestor(series, ctx):
     """Why: The commit a fix repairs must be in the tree the fix goes to; if it is not an ancestor
@@ -204,7 +224,7 @@ def fixes_target_not_ancestor(series, ctx):
                   evidence=(c.fix.line, _commit_evidence(c.res.commit)), advice=advice)
 
 
-@rule("fixes-introduced-in", family="fixes", severity="info", needs=("repo",),
+@rule("fixes-introduced-in", family="fixes", severity="info", needs=("repo",), prefetch=_prefetch_releases,
       summary="The first release that carries the bug a Fixes: tag names")
 def fixes_introduced_in(series, ctx):
     """Why: Knowing which releases carry the bug decides the tree (a bug only in the development

@@ -54,3 +54,17 @@ def _canonical(key: str) -> str:
     section, _, rest = key.partition(".")
     sub, dot, name = rest.rpartition(".")
     return f"{section.lower()}.{sub}.{name.lower()}" if dot else f"{section.lower()}.{name.lower()}"
+
+
+@dataclass(frozen=True)
+class RepoFacts:
+    """What a source already read of the repository, so the context does not ask git again."""
+
+    config: GitConfig
+    # `git rev-parse --is-bare-repository --is-shallow-repository --absolute-git-dir
+    #  --git-path objects --git-path shallow`, as printed (see LAYOUT_ARGS)
+    layout: tuple[str, ...] | None = None
+
+
+LAYOUT_ARGS = ("--is-bare-repository", "--is-shallow-repository", "--absolute-git-dir", "--git-path", "objects",
+               "--git-path", "shallow")

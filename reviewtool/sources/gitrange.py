@@ -22,7 +22,7 @@ from typing import Callable, Iterator
 from ..errors import InputError, RepositoryError
 from .b4prep import Cover
 from .files import RawMail, parse_mail, thread_under
-from .gitconfig import GitConfig
+from .gitconfig import GitConfig, RepoFacts
 from .rangeplan import RangePlan, _concurrently, _out, git, plan_range, quick_plan
 
 _FROM_SHA_RE = re.compile(rb"^From ([0-9a-f]{40}) Mon Sep 17 00:00:00 2001$", re.M)
@@ -55,6 +55,7 @@ class RangeMails:
     cc: tuple[str, ...] = ()
     recipients_command: str | None = None  # sendemail.toCmd/ccCmd: chosen at send time
     upstream: str | None = None  # where "already applied" is looked for (@{u}, A of A..B, else the base)
+    facts: RepoFacts | None = None  # the configuration and layout read on the way (for the context)
     notes: tuple[str, ...] = field(default_factory=tuple)
 
     def commit_of(self, counter: int | None) -> str | None:
@@ -165,7 +166,7 @@ def range_mails(repo: Path, request: RangeRequest,
     quick = quick_plan(repo, request.revrange)
     if quick is not None:
         plan, count, merges = quick.plan, quick.commits, quick.merges
-        send = _send_config_of(quick.config)
+        send = _send_config_of(quick.facts.config)
     else:
         if not repo.is_dir() or git(repo, "rev-parse", "--git-dir", check=False).code != 0:
             raise RepositoryError(f"{repo}: not a git repository")
@@ -219,7 +220,8 @@ def range_mails(repo: Path, request: RangeRequest,
     command = next((v[-1] for k, v in sorted(send.items()) if k.endswith("cmd") and v), None)
     return RangeMails(messages=tuple(messages), commits=commits, base=plan.base, tip=plan.tip,
                       label=plan.label, cover=cover, to=to, cc=cc, recipients_command=command,
-                      upstream=plan.upstream or plan.base, notes=tuple(notes))
+                      upstream=plan.upstream or plan.base, notes=tuple(notes),
+                      facts=quick.facts if quick is not None else None)
 
 
 def _dedupe(addresses: tuple[str, ...]) -> tuple[str, ...]:

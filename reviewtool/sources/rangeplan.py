@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from .b4prep import B4_MARKER, Cover, b4_cover_text, cover_from_text, json_object, tracking_prefixes
-from .gitconfig import GitConfig
+from .gitconfig import LAYOUT_ARGS, GitConfig, RepoFacts
 
 
 def git(repo: Path, *args: str, check: bool = True, binary: bool = False):
@@ -204,7 +204,7 @@ class QuickRange:
     plan: RangePlan
     commits: int  # non-merge commits in the range
     merges: int
-    config: GitConfig
+    facts: RepoFacts
 
 
 _SHA_RE = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
@@ -231,12 +231,12 @@ def quick_plan(repo: Path, revrange: str | None) -> QuickRange | None:
     if specs is None or not repo.is_dir():
         return None
     start_spec, tip_spec, label = specs
-    res = git(repo, "rev-parse", "--git-dir", "HEAD^{commit}", f"{start_spec}^{{commit}}", f"{tip_spec}^{{commit}}",
+    res = git(repo, "rev-parse", *LAYOUT_ARGS, "HEAD^{commit}", f"{start_spec}^{{commit}}", f"{tip_spec}^{{commit}}",
               "--symbolic-full-name", "HEAD", check=False)
     lines = _out(res).splitlines()
-    if res.code != 0 or len(lines) != 5:
+    if res.code != 0 or len(lines) != 9:
         return None
-    _, head, start, tip, symbolic = lines
+    layout, (head, start, tip, symbolic) = tuple(lines[:5]), lines[5:]
     if not all(_SHA_RE.match(x) for x in (head, start, tip)):
         return None
     branch = symbolic[len("refs/heads/"):] if symbolic.startswith("refs/heads/") else None
@@ -269,7 +269,7 @@ def quick_plan(repo: Path, revrange: str | None) -> QuickRange | None:
     if description.strip() and head == tip:  # the branch's description is its cover letter
         plan = RangePlan(base, tip, label, cover_from_text(description, f"branch.{branch}.description", {}),
                          upstream=start)
-    return QuickRange(plan, len(listed) - merges, merges, config)
+    return QuickRange(plan, len(listed) - merges, merges, RepoFacts(config, layout))
 
 
 def _b4_key(key: str, branch: str) -> bool:
