@@ -122,6 +122,33 @@ def test_trees_tags_and_ancestry(k, monkeypatch):
         hist.close()
 
 
+def test_prefetched_walks_and_facts_give_the_same_answers(k):
+    """Walks started early (prefetch_*) and what lint already read (RepoFacts) change no answer:
+    each is held to the plain query on the same repository."""
+    from reviewtool.sources.gitconfig import LAYOUT_ARGS, GitConfig, RepoFacts
+
+    shas = [k.c["foo_close"], k.c["next_feature"], k.c["foo_open"], k.c["side"], k.c["init"]]
+    plain = History.open(k.path, trees=_netdev_trees())
+    layout = tuple(plain.runner.run(["rev-parse", *LAYOUT_ARGS]).out.splitlines())
+    early = History.open(k.path, trees=_netdev_trees(), facts=RepoFacts(GitConfig.read(k.path), layout))
+    try:
+        assert early.tree_refs == plain.tree_refs and early.git_dir == plain.git_dir
+        assert (early.is_bare, early.is_shallow) == (plain.is_bare, plain.is_shallow)
+        calls = early.runner.calls
+        early.prefetch_contains("net", shas)
+        early.prefetch_trees_containing(shas)
+        early.prefetch_first_tags(shas)
+        assert early.runner.calls > calls  # started now, read below
+        started = early.runner.calls
+        assert early.contains("net", shas) == plain.contains("net", shas)
+        assert early.trees_containing(shas) == plain.trees_containing(shas)
+        assert early.first_tags(shas) == plain.first_tags(shas)
+        assert early.runner.calls == started  # every answer came from a started walk
+    finally:
+        plain.close()
+        early.close()
+
+
 def _netdev_trees():
     from reviewtool.context.profiles import load_profiles
 

@@ -287,7 +287,9 @@ class ScratchRepo:
         """Write refs/<namespace>/<sha> for each sha into one packed-refs file (no git process).
         Other namespaces stay: a query started on them may still be reading."""
         self._refs[namespace] = sorted(set(shas))
-        lines = sorted(f"{s} refs/{ns}/{s}" for ns, shas_ in self._refs.items() for s in shas_)
+        # "sorted" promises git the order of the ref names: it binary-searches them.
+        refs = sorted((f"refs/{ns}/{s}", s) for ns, shas_ in self._refs.items() for s in shas_)
+        lines = [f"{s} {name}" for name, s in refs]
         tmp = self.dir / "packed-refs.new"
         tmp.write_text("# pack-refs with: sorted \n" + "".join(line + "\n" for line in lines))
         os.replace(tmp, self.dir / "packed-refs")  # a running reader sees the old file or the new one
