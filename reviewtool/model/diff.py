@@ -43,7 +43,60 @@ def _strip_prefix(path: str | None) -> str | None:
     return path
 
 
-def _file_change(pf) -> FileChange:
+_HUNK_RE = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+
+
+def _changed_lines(lines: list[str], patchset) -> list[tuple[list[str], list[str]]] | None:
+    """(added, removed) lines per file of a metadata-only unidiff parse, read from the diff text
+    between the files' header lines; None when they do not add up to unidiff's own counts (the
+    caller then lets unidiff read every line)."""
+    starts = [pf.diff_line_no - 1 for pf in patchset] + [len(lines)]
+    out = []
+    for pf, start, end in zip(patchset, starts, starts[1:]):
+        added: list[str] = []
+        removed: list[str] = []
+        i = start
+        while i < end:
+            m = _HUNK_RE.match(lines[i])
+            i += 1
+            if not m:
+                continue
+            old = 1 if m.group(1) is None else int(m.group(1))
+            new = 1 if m.group(2) is None else int(m.group(2))
+            while (old > 0 or new > 0) and i < end:
+                line = lines[i]
+                kind = line[:1]
+                if kind == "+":
+                    added.append(line[1:])
+                    new -= 1
+                elif kind == "-":
+                    removed.append(line[1:])
+                    old -= 1
+                elif kind in (" ", "", "\r"):
+                    old -= 1
+                    new -= 1
+                elif kind != "\\":  # "\ No newline at end of file"
+                    return None
+                i += 1
+        if len(added) != pf.added or len(removed) != pf.removed:
+            return None
+        out.append((added, removed))
+    return out
+
+
+def _parse_files(diff_text: str):
+    """(unidiff PatchSet, FileChanges). unidiff checks the structure and counts every hunk's lines
+    (metadata only); the changed lines are then read from the text. If the two disagree, unidiff
+    reads every line itself, as it always did."""
+    patchset = PatchSet(diff_text, metadata_only=True)
+    changed = _changed_lines(diff_text.split("\n"), patchset)
+    if changed is None:
+        patchset = PatchSet(diff_text)
+        return patchset, tuple(_file_change(pf) for pf in patchset)
+    return patchset, tuple(_file_change(pf, c) for pf, c in zip(patchset, changed))
+
+
+def _file_change(pf, changed: tuple[list[str], list[str]] | None = None) -> FileChange:
     src = _strip_prefix(pf.source_file)
     tgt = _strip_prefix(pf.target_file)
     if pf.is_added_file:
@@ -59,13 +112,16 @@ def _file_change(pf) -> FileChange:
     else:
         status = "modified"
     path = tgt or src or pf.path
-    added, removed = [], []
-    for hunk in pf:
-        for line in hunk:
-            if line.is_added:
-                added.append(line.value.rstrip("\n"))
-            elif line.is_removed:
-                removed.append(line.value.rstrip("\n"))
+    if changed is not None:
+        added, removed = changed
+    else:
+        added, removed = [], []
+        for hunk in pf:
+            for line in hunk:
+                if line.is_added:
+                    added.append(line.value.rstrip("\n"))
+                elif line.is_removed:
+                    removed.append(line.value.rstrip("\n"))
     reason = unsafe_path_reason(path) or (unsafe_path_reason(src) if src else None)
     return FileChange(path=path, old_path=src if status == "renamed" else None, status=status,
                       insertions=pf.added, deletions=pf.removed, binary=pf.is_binary_file,
@@ -116,8 +172,7 @@ def parse_basement(text: str) -> Basement:
     has_diff = bool(diff_text.strip())
     if has_diff:
         try:
-            patchset = PatchSet(diff_text)
-            files = tuple(_file_change(pf) for pf in patchset)
+            patchset, files = _parse_files(diff_text)
             empty = [f.path for pf, f in zip(patchset, files) if not len(pf) and _has_unified_header(pf)]
             if empty:
                 problem = f"no usable hunk follows the header of {empty[0]}"

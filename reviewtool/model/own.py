@@ -39,7 +39,7 @@ def _body(msg: EmailMessage) -> str:
         cs = part.get_content_charset() or charset
         try:
             return payload.decode(cs, errors="replace")
-        except LookupError:
+        except (LookupError, ValueError):  # an unknown charset, or a name no codec lookup accepts
             return payload.decode("utf-8", errors="replace")
     return ""
 
