@@ -67,6 +67,31 @@ def test_regex_and_keyword_sections(maint):
     assert maint.recipients(["lib/other.c"], ["+	x = foo_magical;"]) == []  # \b bounded
 
 
+def test_n_regex_prefilter_names_the_sections_every_regex_names():
+    """N: sections are only tried on paths holding a text their regex needs (regexlit); on paths
+    of every shape the sections found equal those of trying every N: regex."""
+    import re
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    patterns = [r"owl", r"sun[x456789]i", r"(?i)rockchip", r"mt[678]", r"\b(pstore|ramoops)", r"[^a-z]tegra",
+                r"x?", r"meson|amlogic", "(?i:ASPEED)_"]
+    text = "List\n\n" + "".join(f"S{i}\nM:\tM {i} <m{i}@example.org>\nN:\t{p}\n\n" for i, p in enumerate(patterns))
+    m = Maintainers.build(parse_maintainers(text))
+    words = ["owl", "sun8i", "ROCKCHIP", "RockChip", "mt7", "pstore", "ramoops", "/tegra", "tegra", "meson",
+             "amlogic", "aspeed_", "ASPEED_", "drivers/", "a", ".c", "é", "ſ"]
+
+    @settings(max_examples=300, deadline=None, derandomize=True)
+    @given(st.lists(st.sampled_from(words), min_size=1, max_size=5).map("".join))
+    def check(path):
+        naive = [s.title for s in m.sections if any(re.search(p, path, re.VERBOSE) for k, _, rx, _ in s.matchers
+                                                    if k == "N" for p in [rx.pattern])]
+        assert sorted(s.title for s, _ in m.sections_for_file(path)) == sorted(naive)
+
+    check()
+
+
 def test_mailmap_forms():
     mm = parse_mailmap("A Proper <proper@x.org> <commit@x.org>\n<only@x.org> <old@x.org>\n"
                        "Name Only <n@x.org>\nB Real <b@x.org> B Wrong <bw@x.org>\n# comment\n")

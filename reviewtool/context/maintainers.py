@@ -183,7 +183,7 @@ class Maintainers:
             for pat in s.files:
                 index.setdefault(_first_component(pat), set()).add(i)
             if s.has_regexes:
-                index.setdefault("*", set()).add(i)
+                index.setdefault("N", set()).add(i)  # N: regexes: see _n_candidates
         return cls(sections, mailmap or Mailmap(), origin, {k: tuple(sorted(v)) for k, v in index.items()})
 
     def sections_for_file(self, path: str) -> list[tuple[Section, int]]:
@@ -195,7 +195,8 @@ class Maintainers:
 
     def _sections_for_file(self, path: str) -> list[tuple[Section, int]]:
         first = path.split("/", 1)[0] if "/" in path else path
-        candidates = sorted(set(self._index.get(first, ())) | set(self._index.get("*", ())))
+        candidates = sorted(set(self._index.get(first, ())) | set(self._index.get("*", ()))
+                            | self._n_candidates(path))
         found: list[tuple[Section, int]] = []
         for i in candidates:
             s = self.sections[i]
@@ -209,6 +210,20 @@ class Maintainers:
                 found.append((s, depth))
         found.sort(key=lambda sd: (-sd[1], sd[0].order))
         return found
+
+    def _n_candidates(self, path: str) -> set[int]:
+        """Sections with N: regexes that may match `path`: a regex whose every match contains one
+        of a few texts (regexlit) is only tried on paths holding one of them."""
+        if "n-index" not in self._memo:
+            entries = []
+            for i in self._index.get("N", ()):
+                reqs = [required_any(rx.pattern, rx.flags) for kind, _, rx, _ in self.sections[i].matchers
+                        if kind == "N"]
+                entries.append((i, None if None in reqs else reqs))
+            self._memo["n-index"] = entries
+        lowered = path.lower() if path.isascii() else None
+        return {i for i, reqs in self._memo["n-index"]
+                if reqs is None or any(_may_contain(req, path, lowered) for req in reqs)}
 
     def sections_for_text(self, lines: Iterable[str]) -> list[Section]:
         """Sections whose K: keyword matches any of the lines (mail text and +/- diff lines)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .series import Person, Trailer
 
@@ -132,6 +133,7 @@ def _paragraphs(lines: list[str]) -> list[list[tuple[int, str]]]:
     return paras
 
 
+@lru_cache(maxsize=1024)  # the assembly and several rules cut the same message; the parts are immutable
 def split_commit_message(text: str) -> MessageParts:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     # In-body headers: `From:`/`Subject:`/`Date:` lines at the very top, ended by a blank line.
