@@ -111,3 +111,12 @@ def test_every_match_contains_one_of_the_texts(pattern):
             assert any(t in (text.lower() if ignore_case else text) for t in texts)
 
     check()
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.text("abcx_/", min_size=1, max_size=4), max_size=12), st.text("abcx_/", max_size=20))
+def test_text_index_finds_what_in_finds(texts, s):
+    from reviewtool.context.regexlit import TextIndex
+
+    index = TextIndex((t, n) for n, t in enumerate(texts))
+    assert index.found(s) == {n for n, t in enumerate(texts) if t in s}

@@ -25,7 +25,7 @@ from ..errors import RepositoryError
 from ..model.series import Person
 from .mailmap import Mailmap, parse_mailmap  # noqa: F401  (parse_mailmap re-exported)
 from .patterns import ALWAYS, Lazy, glob_to_regex, path_matcher
-from .regexlit import required_any
+from .regexlit import TextIndex, required_any
 
 STAGE_ORDER = 60
 
@@ -204,7 +204,8 @@ class Maintainers:
                 continue
             depth = None
             for kind, pat, rx, d in s.matchers:  # the last matching F or N line decides, as in get_maintainer
-                if (kind == "F" and _pattern_matches(path, pat, rx)) or (kind == "N" and rx.search(path)):
+                if (kind == "F" and _pattern_matches(path, pat, rx)) or \
+                        (kind == "N" and self._n_may_match(rx, path) and rx.search(path)):
                     depth = d
             if depth is not None:
                 found.append((s, depth))
@@ -215,15 +216,28 @@ class Maintainers:
         """Sections with N: regexes that may match `path`: a regex whose every match contains one
         of a few texts (regexlit) is only tried on paths holding one of them."""
         if "n-index" not in self._memo:
-            entries = []
+            always, exact, folded = set(), [], []
             for i in self._index.get("N", ()):
-                reqs = [required_any(rx.pattern, rx.flags) for kind, _, rx, _ in self.sections[i].matchers
-                        if kind == "N"]
-                entries.append((i, None if None in reqs else reqs))
-            self._memo["n-index"] = entries
-        lowered = path.lower() if path.isascii() else None
-        return {i for i, reqs in self._memo["n-index"]
-                if reqs is None or any(_may_contain(req, path, lowered) for req in reqs)}
+                reqs = [self._n_requirement(rx) for kind, _, rx, _ in self.sections[i].matchers if kind == "N"]
+                if None in reqs:
+                    always.add(i)
+                    continue
+                for texts, ignore_case in reqs:
+                    (folded if ignore_case else exact).extend((t, i) for t in texts)
+            self._memo["n-index"] = (always, TextIndex(exact), TextIndex(folded), {i for _, i in folded})
+        always, exact, folded, folded_sections = self._memo["n-index"]
+        found = always | exact.found(path)
+        return found | (folded.found(path.lower()) if path.isascii() else folded_sections)
+
+    def _n_requirement(self, rx) -> tuple[tuple[str, ...], bool] | None:
+        key = ("requires", rx.pattern, rx.flags)
+        if key not in self._memo:
+            self._memo[key] = required_any(rx.pattern, rx.flags)
+        return self._memo[key]
+
+    def _n_may_match(self, rx, path: str) -> bool:
+        req = self._n_requirement(rx)
+        return req is None or _may_contain(req, path, path.lower() if path.isascii() else None)
 
     def sections_for_text(self, lines: Iterable[str]) -> list[Section]:
         """Sections whose K: keyword matches any of the lines (mail text and +/- diff lines)."""

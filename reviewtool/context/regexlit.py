@@ -64,9 +64,14 @@ def _runs(items: list) -> list[str]:
 # `\b(?i:clang|llvm)\b`, `(?i)pidfd`. Each match still contains one of a few texts, in some case.
 
 
+_PLAIN_RE = re.compile(r"[A-Za-z0-9_/,:;=<>@%'\"-]+")  # no character a regex gives a meaning to
+
+
 def required_any(pattern: str, flags: int = 0) -> tuple[tuple[str, ...], bool] | None:
     """(texts, ignore_case): every match contains one of `texts` (compared in lower case when
     ignore_case, which only holds for ASCII text); None when nothing is known."""
+    if not flags & re.IGNORECASE and _PLAIN_RE.fullmatch(pattern):
+        return (pattern,), False  # most N: lines (`owl`, `allwinner`): the text is the pattern
     if _p is None:
         return None
     try:
@@ -122,3 +127,24 @@ def _branch_requirement(branches: list, ic: bool) -> tuple[tuple[str, ...], bool
         texts.extend(req[0])
         any_ic = any_ic or req[1]
     return tuple(dict.fromkeys(texts)), any_ic
+
+
+class TextIndex:
+    """Which of many short texts occur in a string, without trying each one: texts are filed
+    under their first two characters, and only those filed under a pair the string holds are
+    tested with `in`."""
+
+    def __init__(self, items) -> None:  # (text, payload) pairs; texts not empty
+        self._by_pair: dict[str, list[tuple[str, object]]] = {}
+        for text, payload in items:
+            self._by_pair.setdefault(text[:2], []).append((text, payload))
+
+    def found(self, s: str) -> set:
+        """Payloads of the texts that occur in `s`."""
+        out = set()
+        pairs = {s[i:i + 2] for i in range(len(s))} | set(s)  # a one-character text is filed under itself
+        for pair in pairs:
+            for text, payload in self._by_pair.get(pair, ()):
+                if payload not in out and text in s:
+                    out.add(payload)
+        return out
