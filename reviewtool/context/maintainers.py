@@ -241,25 +241,50 @@ class Maintainers:
 
     def sections_for_text(self, lines: Iterable[str]) -> list[Section]:
         """Sections whose K: keyword matches any of the lines (mail text and +/- diff lines)."""
-        if "keyed" not in self._memo:  # each keyword with what its matches must contain (regexlit)
-            self._memo["keyed"] = [(s, [(rx, required_any(rx.pattern, re.VERBOSE)) for rx in s.keywords])
-                                   for s in self.sections if s.keywords]
-        keyed = self._memo["keyed"]
-        if not keyed:
+        keyed = self._keyword_index()
+        if keyed is None:
             return []
-        hits: list[Section] = []
+        always, exact, folded = keyed
         text = list(lines)
         joined = "\n".join(text)
         lowered = joined.lower() if joined.isascii() else None  # case-free tests hold for ASCII only
-        for s, keywords in keyed:
-            # Cheapest first: text every match needs (substring tests), then one search over all
-            # lines (multi-line mode: whatever matches a line matches there too), and the exact
-            # per-line test only for the few sections still in.
-            live = [rx for rx, req in keywords if req is None or _may_contain(req, joined, lowered)]
-            if live and any(self._multiline(rx).search(joined) for rx in live) and \
-                    any(rx.search(line) for rx in live for line in text):
-                hits.append(s)
+        # Cheapest first: the texts keywords need (each tested once, as a substring), then one
+        # search over all lines (multi-line mode: whatever matches a line matches there too), and
+        # the exact per-line test only for the few sections still in.
+        live: dict[int, list] = {}
+        for i, rx in always:
+            live.setdefault(i, []).append(rx)
+        for t, pairs in exact.items():
+            if t in joined:
+                for i, rx in pairs:
+                    live.setdefault(i, []).append(rx)
+        for t, pairs in folded.items():
+            if lowered is None or t in lowered:
+                for i, rx in pairs:
+                    live.setdefault(i, []).append(rx)
+        hits: list[Section] = []
+        for i in sorted(live):
+            rxs = list(dict.fromkeys(live[i]))
+            if any(self._multiline(rx).search(joined) for rx in rxs) and \
+                    any(rx.search(line) for rx in rxs for line in text):
+                hits.append(self.sections[i])
         return hits
+
+    def _keyword_index(self):
+        """K: keywords filed under the texts their matches need (regexlit): (always tried,
+        {text: [(section, keyword)]}, the same for case-free texts), or None without keywords."""
+        if "keyed" not in self._memo:
+            always, exact, folded = [], {}, {}
+            for i, s in enumerate(self.sections):
+                for rx in s.keywords:
+                    req = required_any(rx.pattern, re.VERBOSE)
+                    if req is None:
+                        always.append((i, rx))
+                        continue
+                    for t in req[0]:
+                        (folded if req[1] else exact).setdefault(t, []).append((i, rx))
+            self._memo["keyed"] = (always, exact, folded) if (always or exact or folded) else None
+        return self._memo["keyed"]
 
     def _multiline(self, rx) -> "Lazy | re.Pattern[str]":
         key = ("multiline", rx.pattern)
@@ -300,8 +325,12 @@ class Maintainers:
     def _add(self, out: list[Recipient], seen: set[str], name: str, addr: str, kind: str, role: str,
              title: str, why: str) -> None:
         # One entry per person: get_maintainer drops a second address under an already seen name.
-        name, addr = self.mailmap.canonical(name, addr)
-        keys = {addr.lower()} | ({"name:" + name.casefold()} if name else set())
+        key = ("person", name, addr)
+        if key not in self._memo:
+            canon_name, canon_addr = self.mailmap.canonical(name, addr)
+            self._memo[key] = (canon_name, canon_addr, frozenset({canon_addr.lower()} | (
+                {"name:" + canon_name.casefold()} if canon_name else set())))
+        name, addr, keys = self._memo[key]
         if keys & seen:
             return
         seen.update(keys)
