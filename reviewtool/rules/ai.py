@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from functools import lru_cache
 
 from ..model.series import Patch, Person, Trailer
 from .registry import Hit, rule
@@ -49,6 +50,7 @@ def ai_patterns(ctx) -> tuple[str, ...]:
     return tuple(configured) if configured else DEFAULT_AI_IDENTITIES
 
 
+@lru_cache(maxsize=4096)  # asked for every trailer of every patch; people repeat
 def is_ai_identity(person: Person | None, patterns: tuple[str, ...]) -> bool:
     if person is None:
         return False

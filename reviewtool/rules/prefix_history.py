@@ -61,20 +61,24 @@ def subject_prefix_history(series, ctx):
     patches, paths, ref, limit = q
     log = ctx.history.subjects_touching(paths, ref, limit=limit)
     prefixes: dict[int, str | None] = {}  # log index -> its subject's prefix, parsed once for all patches
+    by_path: dict[str, list[int]] = {}  # path -> log indices touching it, newest first
+    for i, (_, _, files) in enumerate(log):
+        for f in files:
+            by_path.setdefault(f, []).append(i)
     for p in patches:
         mine = {f.path for f in p.diff.files}
         seen: Counter = Counter()
         counted = 0
-        for i, (_, subject, files) in enumerate(log):
-            if mine.intersection(files):
-                if i not in prefixes:
-                    prefixes[i] = None if subject.lower().startswith(("merge ", "revert ")) \
-                        else parse_subject(subject).subsystem
-                if prefixes[i]:
-                    seen[prefixes[i]] += 1
-                    counted += 1
-                    if counted >= RECENT:
-                        break
+        for i in sorted({i for f in mine for i in by_path.get(f, ())}):  # the log's order: newest first
+            if i not in prefixes:
+                subject = log[i][1]
+                prefixes[i] = None if subject.lower().startswith(("merge ", "revert ")) \
+                    else parse_subject(subject).subsystem
+            if prefixes[i]:
+                seen[prefixes[i]] += 1
+                counted += 1
+                if counted >= RECENT:
+                    break
         if counted < MIN_HISTORY:
             continue
         ours = p.subject.subsystem
