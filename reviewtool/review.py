@@ -74,6 +74,21 @@ def context_stages() -> list[Callable[[Series, ReviewOptions, dict[str, Any]], N
     return [fn for _, _, fn in sorted(stages)]
 
 
+def prefetch_context(repo: Path, facts: Any) -> None:
+    """Let every context module with a `prefetch(repo, facts)` start the repository reads its
+    stage will make, so they run while the series is still being read (lint: while git
+    format-patch writes). What a stage does not take, facts.close() finishes."""
+    import importlib
+    import pkgutil
+
+    from . import context as ctx_pkg
+
+    for mod in pkgutil.iter_modules(ctx_pkg.__path__):
+        module = importlib.import_module(f"{ctx_pkg.__name__}.{mod.name}")
+        if hasattr(module, "prefetch") and hasattr(module, "context_stage"):
+            module.prefetch(repo, facts)
+
+
 def load_series(source: str, options: ReviewOptions, fetch: Any = None) -> Series:
     """A local path is read as mail; a message-id or archive URL is fetched (sources/lore.py,
     `fetch` is its FetchOptions); anything else is reported as a missing file."""

@@ -83,3 +83,21 @@ def test_config_reads_as_git_config_answers(repo):
     assert config.last("SendEmail.To") == "b@example.org"
     assert config.last("branch.work.description") == "two\nlines"
     assert config.last("branch.Work.description") is None  # a branch name keeps its case
+
+
+def test_context_reads_started_early_answer_as_late_ones_and_are_finished(repo):
+    """lint starts the context's repository reads (tags, the object reader) while format-patch
+    runs; a stage that takes them answers as one that reads late, and what no stage takes is
+    finished, leaving no git process behind."""
+    from reviewtool.context.calendar import load_calendar
+    from reviewtool.review import prefetch_context
+
+    repo.tag("v6.1-rc1")
+    facts = quick_plan(repo.path, None).facts
+    prefetch_context(repo.path, facts)
+    assert set(facts.started) == {"calendar-tags", "cat-file"}
+    early = load_calendar(repo.path, facts.take("calendar-tags"))
+    assert early == load_calendar(repo.path) and "v6.1-rc1" in " ".join(early[1])  # the tag was read
+    catfile = facts.started["cat-file"]
+    facts.close()
+    assert facts.started == {} and catfile._proc is None

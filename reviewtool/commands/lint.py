@@ -19,7 +19,7 @@ from ..errors import InputError
 from ..render import render_review
 from ..render.env import render_template
 from ..render.output import emit
-from ..review import Review, ReviewOptions, load_series_from_path, review_series
+from ..review import Review, ReviewOptions, load_series_from_path, prefetch_context, review_series
 from ..sources.gitrange import RangeMails, RangeRequest, range_mails
 from .check import Format
 
@@ -34,10 +34,20 @@ def lint_review(repo: Path, request: RangeRequest, options: ReviewOptions, *,
     directory = Path(request.revrange) if request.revrange and Path(request.revrange).is_dir() else None
     if directory is not None:
         series, mails = load_series_from_path(directory, options), None
-    else:
-        builder = OwnSeriesBuilder()
-        mails = range_mails(repo, request, on_message=builder.add)
-        series = builder.series(mails.label)
+        return _lint_series(repo, series, None, directory, options, checkpatch)
+    builder = OwnSeriesBuilder()
+    facts = []
+    try:
+        mails = range_mails(repo, request, on_message=builder.add,
+                            on_facts=lambda f: (facts.append(f), prefetch_context(repo, f)))
+        return _lint_series(repo, builder.series(mails.label), mails, None, options, checkpatch)
+    finally:
+        for f in facts:
+            f.close()
+
+
+def _lint_series(repo: Path, series, mails: RangeMails | None, directory: Path | None, options: ReviewOptions,
+                 checkpatch: bool) -> tuple[Review, RangeMails | None]:
     # Commits sit on their base by construction: applying them again there proves nothing.
     options = replace(options, ignore=options.ignore + LINT_SKIP_RULES)
     settings = {**options.settings, "cc_from_trailers": True,

@@ -205,12 +205,23 @@ def _shipped_calendar() -> Calendar:
     return Calendar.build(shipped_table(), "shipped table")
 
 
-def load_calendar(repo: Path | None) -> tuple[Calendar, list[str]]:
-    """The calendar for a review, and notes on what could not be used."""
+_TAGS_ARGS = ["for-each-ref", "--format=%(refname:short) %(creatordate:iso-strict)", "refs/tags/v*"]
+
+
+def prefetch(repo: Path, facts) -> None:
+    """Start reading the tags while the series is still being read (lint)."""
+    from .gitbatch import GitRunner
+
+    facts.started["calendar-tags"] = GitRunner(repo).start(_TAGS_ARGS)
+
+
+def load_calendar(repo: Path | None, started=None) -> tuple[Calendar, list[str]]:
+    """The calendar for a review, and notes on what could not be used. `started` is the tag
+    read prefetch() began."""
     if repo is None:
         return _shipped_calendar(), []
     table = shipped_table()
-    lines, problem = _repo_tags(repo)
+    lines, problem = _repo_tags(repo, started)
     if problem:
         return Calendar.build(table, "shipped table"), [problem]
     merged, why = merge_boundaries(table, tag_boundaries(lines))
@@ -219,14 +230,13 @@ def load_calendar(repo: Path | None) -> tuple[Calendar, list[str]]:
     return Calendar.build(merged, f"shipped table + tags of {repo}"), []
 
 
-def _repo_tags(repo: Path) -> tuple[list[str], str | None]:
+def _repo_tags(repo: Path, started=None) -> tuple[list[str], str | None]:
     """Mainline-looking tags with their dates, read-only (one for-each-ref)."""
     from ..errors import RepositoryError
     from .gitbatch import GitRunner
 
     try:
-        res = GitRunner(repo).run(["for-each-ref", "--format=%(refname:short) %(creatordate:iso-strict)",
-                                   "refs/tags/v*"], check=False)
+        res = started.result() if started is not None else GitRunner(repo).run(_TAGS_ARGS, check=False)
     except RepositoryError as exc:
         return [], f"calendar: cannot read tags of {repo} ({exc})"
     if res.code != 0:
@@ -235,7 +245,8 @@ def _repo_tags(repo: Path) -> tuple[list[str], str | None]:
 
 
 def context_stage(series, options, fields: dict[str, Any]) -> None:
-    calendar, notes = load_calendar(getattr(options, "repo", None))
+    facts = getattr(options, "repo_facts", None)
+    calendar, notes = load_calendar(getattr(options, "repo", None), facts.take("calendar-tags") if facts else None)
     fields["calendar"] = calendar
     fields["notes"].extend(notes)
     # Say so when the closed-window check had nothing to go on, rather than staying silent.

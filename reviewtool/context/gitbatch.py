@@ -196,6 +196,10 @@ class CatFile:
         self._proc: subprocess.Popen | None = None
         self._lock = threading.Lock()
 
+    def start(self) -> None:
+        """Start the process now (it is otherwise started by the first query)."""
+        self._start()
+
     def _start(self) -> subprocess.Popen:
         if self._proc is None:
             self.runner.calls += 1

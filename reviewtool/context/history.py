@@ -111,6 +111,9 @@ class History:
             specs[name] = TreeRef(name, ref, "option", kind=kinds.get(name, "development"))
         hist = cls(runner, git_dir=Path(git_dir), objects_dir=objects_path, is_bare=bare == "true",
                    is_shallow=shallow == "true", trees=specs, release_pattern=release_pattern)
+        early = facts.take("cat-file") if facts is not None else None
+        if early is not None:  # started by prefetch() while the series was read
+            hist.catfile = early
         hist._resolve_tree_refs()
         return hist
 
@@ -376,6 +379,13 @@ def tree_overrides(values: Iterable[str]) -> dict[str, str]:
             raise InputError(f"--tree {v!r}: expected NAME=REF, e.g. --tree net=refs/remotes/net/main")
         out[name] = ref
     return out
+
+
+def prefetch(repo: Path, facts: RepoFacts) -> None:
+    """Start the object reader while the series is still being read (lint)."""
+    catfile = CatFile(GitRunner(repo))
+    catfile.start()
+    facts.started["cat-file"] = catfile
 
 
 def context_stage(series, options, fields: dict[str, Any]) -> None:

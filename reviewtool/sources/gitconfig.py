@@ -8,8 +8,9 @@ variable lowercased, a subsection (a branch name) as written.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,17 @@ class RepoFacts:
     # `git rev-parse --is-bare-repository --is-shallow-repository --absolute-git-dir
     #  --git-path objects --git-path shallow`, as printed (see LAYOUT_ARGS)
     layout: tuple[str, ...] | None = None
+    # Reads the context started early (context prefetch hooks), by name; taken by their stage.
+    started: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def take(self, name: str) -> Any:
+        return self.started.pop(name, None)
+
+    def close(self) -> None:
+        """Finish what was started and not taken (a review that stopped early)."""
+        while self.started:
+            _, handle = self.started.popitem()
+            (getattr(handle, "close", None) or handle.wait)()
 
 
 LAYOUT_ARGS = ("--is-bare-repository", "--is-shallow-repository", "--absolute-git-dir", "--git-path", "objects",

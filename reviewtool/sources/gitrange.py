@@ -160,13 +160,17 @@ def _fill_cover(chunk: bytes, cover: Cover) -> bytes:
 
 
 def range_mails(repo: Path, request: RangeRequest,
-                on_message: Callable[[EmailMessage], None] | None = None) -> RangeMails:
+                on_message: Callable[[EmailMessage], None] | None = None,
+                on_facts: Callable[[RepoFacts], None] | None = None) -> RangeMails:
     """The series the author would send from the requested commits (see the module docstring).
-    `on_message` gets each mail as soon as it is parsed, while git writes the rest."""
+    `on_message` gets each mail as soon as it is parsed, while git writes the rest; `on_facts`
+    gets what was read of the repository before format-patch starts."""
     quick = quick_plan(repo, request.revrange)
     if quick is not None:
         plan, count, merges = quick.plan, quick.commits, quick.merges
         send = _send_config_of(quick.facts.config)
+        if on_facts is not None and 0 < count <= _MAX_COMMITS:
+            on_facts(quick.facts)
     else:
         if not repo.is_dir() or git(repo, "rev-parse", "--git-dir", check=False).code != 0:
             raise RepositoryError(f"{repo}: not a git repository")
