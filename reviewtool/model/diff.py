@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
@@ -25,6 +26,7 @@ class Basement:
     diff: Diff
 
 
+@lru_cache(maxsize=8192)  # each path is named by three or four header lines of its diff
 def unsafe_path_reason(path: str) -> str | None:
     if _CONTROL_RE.search(path):
         return "control characters or terminal escapes in the file name"
