@@ -123,3 +123,25 @@ def test_plain_shapes_match_the_parser(name, value):
 ])
 def test_other_shapes_take_the_parser(name, value):
     assert simple_header_text(name, value) is None
+
+
+def test_header_reader_reads_as_header_does():
+    """One pass over a mail's headers (header_reader) gives header()'s text for every name, on
+    every mail of the corpus, for names present, repeated and absent."""
+    from conftest import CORPUS
+    from reviewtool.sources.files import header, header_reader, load_messages
+
+    names = ("From", "To", "Cc", "Subject", "Date", "Message-ID", "In-Reply-To", "References", "X-Absent",
+             "Content-Type", "received")
+    checked = 0
+    for path in sorted(p for p in CORPUS.rglob("*") if p.suffix in (".mbox", ".gz")):
+        try:
+            msgs = load_messages(path)
+        except Exception:  # not mail at all: other tests' business
+            continue
+        for msg in msgs:
+            read = header_reader(msg)
+            for name in names + tuple(k for k in msg.keys()):
+                assert read(name) == header(msg, name), (path.name, name)
+                checked += 1
+    assert checked > 5000

@@ -249,16 +249,15 @@ class CatFile:
     def close(self) -> None:
         proc, self._proc = self._proc, None
         if proc is not None:
-            try:
-                proc.stdin.close()
-            except OSError:
-                pass
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-            proc.stdout.close()
+            # With both pipes closed git ends at once (end of input, or a broken pipe if it was
+            # still answering), so a blocking wait cannot hang; a wait with a timeout would poll
+            # in sleeps of a millisecond.
+            for pipe in (proc.stdin, proc.stdout):
+                try:
+                    pipe.close()
+                except OSError:
+                    pass
+            proc.wait()
 
 
 class ScratchRepo:

@@ -31,8 +31,8 @@ def person(name: str | None, email: str | None) -> Person:
     return Person((name or "").strip(), (email or "").strip())
 
 
-def addresses(msg: EmailMessage, name: str) -> tuple[str, ...]:
-    value = header(msg, name)
+def addresses(msg: EmailMessage, name: str, read=None) -> tuple[str, ...]:
+    value = read(name) if read is not None else header(msg, name)
     return tuple(a.strip() for a in value.split(",") if a.strip()) if value else ()
 
 
@@ -64,8 +64,10 @@ def dedupe_trailers(trailers: list[Trailer]) -> tuple[Trailer, ...]:
 
 def make_patch(msg: EmailMessage, *, msgid: str, body: str, sender: Person, subject: str, counter_hint: int | None,
                date: datetime | None, in_reply_to: str | None, references: tuple[str, ...],
-               followups: list[Trailer] | tuple[Trailer, ...] = (), patch_id: str | None = None) -> Patch:
-    """One patch mail (or cover letter) of the model from its decoded parts."""
+               followups: list[Trailer] | tuple[Trailer, ...] = (), patch_id: str | None = None,
+               read=None) -> Patch:
+    """One patch mail (or cover letter) of the model from its decoded parts (`read`: a
+    sources.files.header_reader of the mail, when the caller has one)."""
     above, below = split_body(body)
     parts = split_commit_message(above)
     author = sender
@@ -84,8 +86,8 @@ def make_patch(msg: EmailMessage, *, msgid: str, body: str, sender: Person, subj
         sender=sender,
         author=author,
         date=date,
-        to=addresses(msg, "To"),
-        cc=addresses(msg, "Cc"),
+        to=addresses(msg, "To", read),
+        cc=addresses(msg, "Cc", read),
         in_reply_to=in_reply_to,
         references=references,
         message=parts.prose,

@@ -14,8 +14,8 @@ from email.message import EmailMessage
 from email.utils import getaddresses
 
 from ..errors import InputError
-from ..sources.files import header, message_id_of
-from ..sources.threads import is_patch_mail, msg_date
+from ..sources.files import header, header_reader, message_id_of
+from ..sources.threads import date_of, is_patch_mail
 from .assemble import duplicate_counters, make_patch, make_series, person
 from .patchid import patch_ids
 from .series import Patch, Series
@@ -44,15 +44,15 @@ def _body(msg: EmailMessage) -> str:
     return ""
 
 
-def _sender(msg: EmailMessage):
-    pairs = getaddresses([header(msg, "From")])
+def _sender(from_text: str):
+    pairs = getaddresses([from_text])
     name, addr = pairs[0] if pairs else ("", "")
     return person(name if name.strip() else addr, addr)
 
 
-def _references(msg: EmailMessage, in_reply_to: str | None) -> tuple[str, ...]:
+def _references(references: str, in_reply_to: str | None) -> tuple[str, ...]:
     refs: list[str] = []
-    for ref in _ID_RE.findall(header(msg, "References")):
+    for ref in _ID_RE.findall(references):
         if ref not in refs:
             refs.append(ref)
     if in_reply_to and in_reply_to not in refs:
@@ -69,15 +69,18 @@ class OwnSeriesBuilder:
         self._built: list[Patch] = []
 
     def add(self, msg: EmailMessage) -> None:
-        if not (message_id_of(msg) and is_patch_mail(msg)):
+        read = header_reader(msg)  # one pass over the headers for every field below
+        msgid = message_id_of(msg, read)
+        if not (msgid and is_patch_mail(msg, read("Subject"))):
             return
         body = _body(msg)
-        irt = (_ID_RE.findall(header(msg, "In-Reply-To")) or [None])[0]
+        irt = (_ID_RE.findall(read("In-Reply-To")) or [None])[0]
         self._mails.append(msg)
         self._bodies.append(body)
-        self._built.append(make_patch(msg, msgid=message_id_of(msg) or "", body=body, sender=_sender(msg),
-                                      subject=header(msg, "Subject"), counter_hint=1, date=msg_date(msg),
-                                      in_reply_to=irt, references=_references(msg, irt)))
+        self._built.append(make_patch(msg, msgid=msgid, body=body, sender=_sender(read("From")),
+                                      subject=read("Subject"), counter_hint=1, date=date_of(read("Date")),
+                                      in_reply_to=irt, references=_references(read("References"), irt),
+                                      read=read))
 
     def series(self, source: str) -> Series:
         if not self._mails:

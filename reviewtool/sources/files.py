@@ -207,8 +207,9 @@ def _not_mail_reason(data: bytes) -> str:
     return "not a mail file (it does not start with mail headers or an mbox `From ` line)"
 
 
-def message_id_of(msg: EmailMessage) -> str | None:
-    raw = header(msg, "Message-ID")
+def message_id_of(msg: EmailMessage, read=None) -> str | None:
+    """`read` is a header_reader(msg) the caller already has."""
+    raw = read("Message-ID") if read is not None else header(msg, "Message-ID")
     m = re.search(r"<([^<>\s]+)>", raw) or re.search(r"(\S+@\S+)", raw)
     return m.group(1) if m else None
 
@@ -234,6 +235,27 @@ def header(msg: EmailMessage, name: str) -> str:
     else:
         return ""
     return _parsed_text(msg, name)
+
+
+def header_reader(msg: EmailMessage):
+    """header(msg, name) for many names with one pass over the headers: a function of the
+    name. It reads the headers as they are now; a mail changed later needs a new reader."""
+    first: dict[str, object] = {}
+    for k, v in msg.raw_items():
+        first.setdefault(k.lower(), v)
+
+    def read(name: str) -> str:
+        lname = name.lower()
+        if lname in _ADDRESS_HEADERS:
+            return _parsed_text(msg, name)
+        if lname not in first:
+            return ""
+        v = first[lname]
+        if isinstance(v, str) and "=?" not in v and _PLAIN_HEADER_RE.fullmatch(v):
+            return " ".join(v.split())
+        return _parsed_text(msg, name)
+
+    return read
 
 
 def _parsed_text(msg: EmailMessage, name: str) -> str:

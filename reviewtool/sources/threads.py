@@ -28,17 +28,22 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _DIFF_RE = re.compile(r"^(diff --git |Index: \S|--- \S.*\n\+\+\+ \S)", re.M)
 
 
-def is_patch_mail(msg: EmailMessage) -> bool:
+def is_patch_mail(msg: EmailMessage, subject: str | None = None) -> bool:
     """A patch or cover letter: a PATCH/RFC/PULL prefix, or (prefix missing or garbled, e.g.
-    patchwork's `[net,v2,1/2]`) a mail that is not a reply and carries a diff."""
-    s = parse_subject(header(msg, "Subject"))
+    patchwork's `[net,v2,1/2]`) a mail that is not a reply and carries a diff. `subject`: the
+    Subject header's text when the caller has read it."""
+    s = parse_subject(header(msg, "Subject") if subject is None else subject)
     if s.reply:
         return False
     return s.is_patch or bool(_DIFF_RE.search(_text(msg)))
 
 
 def msg_date(msg: EmailMessage) -> datetime | None:
-    raw = header(msg, "Date")
+    return date_of(header(msg, "Date"))
+
+
+def date_of(raw: str) -> datetime | None:
+    """The Date header's text as an aware datetime (UTC when it names no zone), or None."""
     if not raw:
         return None
     try:
