@@ -108,8 +108,13 @@ def parse_table(text: str) -> list[Boundary]:
 
 
 def shipped_table() -> list[Boundary]:
+    return list(_shipped_rows())
+
+
+@lru_cache(maxsize=1)  # package data: read once per process
+def _shipped_rows() -> tuple[Boundary, ...]:
     text = resources.files("reviewtool.data").joinpath("kernel-releases.tsv").read_text(encoding="utf-8")
-    return parse_table(text)
+    return tuple(parse_table(text))
 
 
 def tag_boundaries(lines: list[str]) -> list[Boundary]:
@@ -223,10 +228,10 @@ def load_calendar(repo: Path | None, started=None) -> tuple[Calendar, list[str]]
     table = shipped_table()
     lines, problem = _repo_tags(repo, started)
     if problem:
-        return Calendar.build(table, "shipped table"), [problem]
+        return _shipped_calendar(), [problem]
     merged, why = merge_boundaries(table, tag_boundaries(lines))
     if why or merged is table:
-        return Calendar.build(table, "shipped table"), [f"calendar: {why}"] if why else []
+        return _shipped_calendar(), [f"calendar: {why}"] if why else []
     return Calendar.build(merged, f"shipped table + tags of {repo}"), []
 
 
