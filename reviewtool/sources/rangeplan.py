@@ -231,20 +231,25 @@ def quick_plan(repo: Path, revrange: str | None) -> QuickRange | None:
     if specs is None or not repo.is_dir():
         return None
     start_spec, tip_spec, label = specs
-    res = git(repo, "rev-parse", *LAYOUT_ARGS, "HEAD^{commit}", f"{start_spec}^{{commit}}", f"{tip_spec}^{{commit}}",
-              "--symbolic-full-name", "HEAD", check=False)
-    lines = _out(res).splitlines()
-    if res.code != 0 or len(lines) != 9:
+    # All three at once, started from here (threads would only queue for the interpreter to start
+    # them). The log names the range as the command line does and is checked against rev-parse.
+    from ..context.gitbatch import GitRunner
+
+    runner = GitRunner(repo)
+    started = [runner.start(["rev-parse", *LAYOUT_ARGS, "HEAD^{commit}", f"{start_spec}^{{commit}}",
+                             f"{tip_spec}^{{commit}}", "--symbolic-full-name", "HEAD"]),
+               runner.start(["config", "-z", "--list"]),
+               runner.start(["log", "-z", "--boundary", f"--max-count={_MAX_LISTED}", "--format=%m%H %P%n%B",
+                             f"{start_spec}..{tip_spec}", "--"])]
+    res, listing, log = (p.result() for p in started)
+    lines = res.out.strip().splitlines()
+    if res.code != 0 or len(lines) != 9 or listing.code != 0 or log.code != 0:
         return None
     layout, (head, start, tip, symbolic) = tuple(lines[:5]), lines[5:]
     if not all(_SHA_RE.match(x) for x in (head, start, tip)):
         return None
     branch = symbolic[len("refs/heads/"):] if symbolic.startswith("refs/heads/") else None
-    config, log = _concurrently(lambda: GitConfig.read(repo),
-                                lambda: git(repo, "log", "-z", "--boundary", f"--max-count={_MAX_LISTED}",
-                                            "--format=%m%H %P%n%B", f"{start}..{tip}", "--", check=False))
-    if config is None or log.code != 0:
-        return None
+    config = GitConfig.parse(listing.out)
     for name in (branch, revrange if revrange and ".." not in revrange else None):
         if name and any(_b4_key(k, name) for k, _ in config.matching("^branch\\.")):
             return None  # a b4 prep branch: its own strategies decide
@@ -262,6 +267,8 @@ def quick_plan(repo: Path, revrange: str | None) -> QuickRange | None:
                 return None  # a b4 cover commit in the range moves base or tip
     if len(listed) >= _MAX_LISTED or len(boundary) > 1 or (listed and not boundary):
         return None
+    if listed and tip not in {ids[0] for ids in listed}:
+        return None  # a ref moved between the reads: ask again, carefully
     merges = sum(1 for ids in listed if len(ids) > 2)
     base = boundary[0] if boundary else start
     plan = RangePlan(base, tip, label, None, upstream=start)
