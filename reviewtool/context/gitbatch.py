@@ -85,24 +85,24 @@ class GitRunner:
         """The output of `git <args>` in blocks as git writes them, so the caller can work on the
         first part while git produces the rest. RepositoryError if git fails."""
         self.calls += 1
+        err = tempfile.TemporaryFile()  # a file, not a pipe: nothing has to drain it meanwhile
         try:
             proc = subprocess.Popen(self.base_args() + list(args), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, env=git_env())
+                                    stderr=err, env=git_env())
         except FileNotFoundError as exc:
+            err.close()
             raise RepositoryError(f"cannot run {self.git!r}: is git installed?") from exc
-        assert proc.stdout is not None and proc.stderr is not None
-        err: list[bytes] = []
-        drain = threading.Thread(target=lambda: err.append(proc.stderr.read()), daemon=True)  # type: ignore[union-attr]
-        drain.start()
+        assert proc.stdout is not None
         try:
             while data := proc.stdout.read1(block):
                 yield data
         finally:
             proc.stdout.close()
             code = proc.wait()
-            drain.join()
+            err.seek(0)
+            text = err.read().decode("utf-8", "replace")
+            err.close()
         if code != 0:
-            text = b"".join(err).decode("utf-8", "replace")
             first = next((line for line in text.splitlines() if line.strip()), f"exit {code}")
             raise RepositoryError(f"{self.repo}: git {args[0]} failed: {first.strip()}")
 
