@@ -116,3 +116,12 @@ def test_stream_split_equals_whole_split_at_any_block_size(repo, monkeypatch, si
     monkeypatch.setattr(GitRunner, "stream", lambda self, args: (data[i:i + size] for i in range(0, len(data), size)))
     streamed = list(gitrange._stream_format_patch(repo.path, ["format-patch"]))
     assert streamed == gitrange._split_format_patch(data) and len(streamed) == 3
+
+
+def test_a_failing_stream_says_what_git_said(repo):
+    """format-patch's complaint (read from its stderr file after the stream) is the error."""
+    from reviewtool.context.gitbatch import GitRunner
+    from reviewtool.errors import RepositoryError
+
+    with pytest.raises(RepositoryError, match="git format-patch failed: fatal: ambiguous argument 'nosuch..HEAD'"):
+        list(GitRunner(repo.path).stream(["format-patch", "--stdout", "nosuch..HEAD"]))
