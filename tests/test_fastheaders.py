@@ -145,3 +145,29 @@ def test_header_reader_reads_as_header_does():
                 assert read(name) == header(msg, name), (path.name, name)
                 checked += 1
     assert checked > 5000
+
+
+def test_simple_mailboxes_are_what_getaddresses_gives():
+    """On every address header of the corpus (as header() reads it) and on generated lists,
+    simple_mailboxes answers as email.utils.getaddresses does, or steps aside (None)."""
+    from email.utils import getaddresses
+
+    from conftest import CORPUS
+    from reviewtool.sources.fastheaders import simple_mailboxes
+    from reviewtool.sources.files import header, load_messages
+
+    values = ["Jane Dev <jane@example.org>", "a@b.c", "<a@b.c>", "A B <a@b.c>, c@d.e,  <f@g.h>", "x", "",
+              '"Dev, Jane" <j@e.org>', "Jane (the dev) <j@e.org>", "a@b.c,", ", a@b.c"]
+    for path in sorted(p for p in CORPUS.rglob("*") if p.suffix in (".mbox", ".gz")):
+        try:
+            msgs = load_messages(path)
+        except Exception:
+            continue
+        values += [header(m, name) for m in msgs for name in ("From", "To", "Cc")]
+    fast = 0
+    for value in values:
+        got = simple_mailboxes(value)
+        if got is not None:
+            assert got == getaddresses([value]), value
+            fast += 1
+    assert fast > 0.5 * len(values)

@@ -14,6 +14,7 @@ from email.message import EmailMessage
 from email.utils import getaddresses
 
 from ..errors import InputError
+from ..sources.fastheaders import simple_mailboxes
 from ..sources.files import header, header_reader, message_id_of
 from ..sources.threads import date_of, is_patch_mail
 from .assemble import duplicate_counters, make_patch, make_series, person
@@ -45,7 +46,7 @@ def _body(msg: EmailMessage) -> str:
 
 
 def _sender(from_text: str):
-    pairs = getaddresses([from_text])
+    pairs = simple_mailboxes(from_text) or getaddresses([from_text])
     name, addr = pairs[0] if pairs else ("", "")
     return person(name if name.strip() else addr, addr)
 

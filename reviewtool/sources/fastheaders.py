@@ -54,3 +54,18 @@ def simple_address_text(value: str) -> str | None:
         name, angled, bracketed, bare = m.groups()
         out.append(f"{name} <{angled}>" if name else bracketed or bare)
     return ", ".join(out)
+
+
+def simple_mailboxes(value: str) -> list[tuple[str, str]] | None:
+    """email.utils.getaddresses([value]) when `value` is a plain address list (header text as
+    header() gives it), else None: the caller asks getaddresses."""
+    if len(value) > 4000 or "=?" in value or not value.strip():
+        return None
+    out = []
+    for i, piece in enumerate(value.split(",")):
+        m = _MAILBOX_RE.fullmatch(piece.strip(" \t") if i else piece)
+        if m is None:
+            return None
+        name, angled, bracketed, bare = m.groups()
+        out.append((name, angled) if name else ("", bracketed or bare))
+    return out
