@@ -6,7 +6,8 @@ of one to three files each, Fixes tags blaming earlier commits, sign-offs), then
 
 - `git format-patch --stdout --cover-letter --base=auto @{u}..HEAD` (the baseline),
 - lint in process (`lint_review`, as a pre-push hook or editor integration calls it once warm),
-- `reviewtool lint --format json` as a command (interpreter start and imports included).
+- `reviewtool lint --format json` as a command (interpreter start and imports included, with
+  bytecode compiled as pip leaves it: the warm-up run writes it).
 
 Runs are interleaved so machine load hits all alike; medians are compared. Exit 1 with --check
 when the in-process ratio is over 2.
@@ -162,6 +163,9 @@ def main() -> int:
               f"{args.commits} on work (@{{u}} = main), {'loose objects' if args.loose else 'packed'}")
         env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
                "XDG_CACHE_HOME": str(tmp / "cache"), "PYTHONPATH": str(ROOT)}
+        # The command runs with its bytecode written, as an installed package has it (pip
+        # compiles at install): with PYTHONDONTWRITEBYTECODE every run would compile every module.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         os.environ.update({k: env[k] for k in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "XDG_CACHE_HOME")})
         fp_cmd = ["git", "-C", str(repo), "format-patch", "--stdout", "--cover-letter", "--base=auto", "@{u}..HEAD"]
         cli_cmd = [sys.executable, "-m", "reviewtool", "lint", "--repo", str(repo), "--format", "json"]
