@@ -48,5 +48,20 @@ def test_join_rule():
              Post("a1-again", a, Subj(1, 3), 300),  # a counter seen twice: a new posting starts
              Post("late", a, Subj(2, 3), 300 + UNTHREADED_WINDOW_S + 1),  # too late for that posting
              Post("single", a, Subj(None, None), 70),  # one patch alone is never joined
-             Post("cover", a, Subj(0, 3), 55)]  # nor is a cover letter: only numbered patches are joined
-    assert groups(posts) == [["single"], ["cover"], ["a1", "a2", "a3"], ["a1-again"], ["late"], ["b1"]]
+             Post("cover", a, Subj(0, 3), 45),  # the cover letter leads its series, as in patchwork
+             Post("cover-2", a, Subj(0, 2), 46)]  # a cover of another total: its own series
+    assert groups(posts) == [["single"], ["cover", "a1", "a2", "a3"], ["a1-again"], ["late"], ["b1"], ["cover-2"]]
+
+
+def test_an_unthreaded_cover_letter_leads_its_series_in_check_and_triage(cli, tmp_path):
+    """`git send-email --no-thread` of a cover letter and three patches: four unrelated mails.
+    check reviews one series with its cover letter; triage lists one series, not two."""
+    from mailfactory import series_mails, thread, write
+
+    path = write(tmp_path, thread(*series_mails(3, tree="net-next"), thread_to_first=False))
+    data = cli("check", str(path), "--format", "json").json
+    assert data["series"]["has_cover"] is True
+    assert data["series"]["received"] == [1, 2, 3] and data["series"]["missing"] == []
+    report = cli("triage", str(path), "--format", "json").json
+    assert len(report["series"]) == 1
+    assert report["series"][0]["has_cover"] is True

@@ -1,7 +1,7 @@
 """Patches sent without threading, joined into one series the way patchwork does it.
 
-`git send-email --no-thread` (or a broken mailer) posts `[PATCH v2 1/3]`, `2/3` and `3/3` as
-three unrelated mails. patchwork joins them when the sender, revision and total agree, no
+`git send-email --no-thread` (or a broken mailer) posts `[PATCH v2 0/3]`, `1/3`, `2/3` and `3/3`
+as four unrelated mails. patchwork joins them when the sender, revision and total agree, no
 counter appears twice, and each follows the previous one within 12 hours
 (SERIES_DELAY_INTERVAL). `check` (sources/threads.py) and `triage` (triage/group.py) both apply
 this rule, to their own kind of thread.
@@ -24,11 +24,13 @@ class _Numbered(Protocol):
 
 
 def unthreaded_marker(patches: Iterable[tuple[str, _Numbered]]) -> tuple | None:
-    """(sender, revision, total, tags) when every (sender, subject) of a coverless thread agrees on
-    them and the series has more than one patch; None for anything else (never joined)."""
+    """(sender, revision, total, tags) when every numbered mail (sender, subject) of a thread
+    agrees on them and the series has more than one patch; None for anything else (never
+    joined). A cover letter (0/N) counts as one of them: patchwork attaches an unthreaded cover
+    letter to its series by the same markers."""
     patches = list(patches)
     marks = {(sender, s.revision, s.expected, s.tags) for sender, s in patches}
-    if len(marks) != 1 or any(s.counter in (None, 0) for _, s in patches):
+    if len(marks) != 1 or any(s.counter is None for _, s in patches):
         return None
     sender, rev, total, tags = next(iter(marks))
     return (sender, rev, total, tags) if total and total > 1 else None
