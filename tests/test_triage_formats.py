@@ -167,3 +167,19 @@ def test_series_that_cannot_be_built_is_listed_not_fatal(tmp_path, cli):
     gz.write_bytes(gzip.compress(archive.read_bytes()))
     data = run(cli, gz, "--format", "json").json
     assert data["skipped"][0]["reason"].startswith(f"{gz}: ")
+
+
+def test_only_tags_a_profile_knows_as_trees_are_trees(tmp_path, cli):
+    """`[PATCH AUTOSEL 5.10 1/2]` names no tree: check keeps its tags apart, and triage's tree
+    list (the filter of the HTML page) holds only real trees."""
+    from mailfactory import series_mails, thread, write
+
+    stable = series_mails(2, tree="AUTOSEL 5.10", cover=False)
+    net = series_mails(2, tree="net", cover=False, subjects={1: "bar: fix one", 2: "bar: fix two"})
+    path = write(tmp_path, thread(*stable) + "\n" + thread(*net, domain="other.example.org"))
+    data = cli("check", str(path), "--format", "json", "--msgid",
+               "20261102100000.1000-0-jane@example.org").json
+    assert data["series"]["tree"] is None and data["series"]["tags"] == ["AUTOSEL", "5.10"]
+    report = cli("triage", str(path), "--format", "json").json
+    assert report["trees"] == ["net"]
+    assert sorted((s["tree"] or "-") for s in report["series"]) == ["-", "net"]
