@@ -18,13 +18,13 @@ BASE_TIME = 1_700_000_000  # 2023-11-14, a fixed clock: every commit one minute 
 
 
 class GitRepo:
-    def __init__(self, path: Path, *, bare: bool = False, init: bool = True):
+    def __init__(self, path: Path, *, bare: bool = False, init: bool = True, object_format: str = "sha1"):
         self.path = Path(path)
         self.bare = bare
         self.tick = 0
         if init:
             self.path.mkdir(parents=True, exist_ok=True)
-            self.git("init", "-q", "-b", "main", *(["--bare"] if bare else []))
+            self.git("init", "-q", "-b", "main", f"--object-format={object_format}", *(["--bare"] if bare else []))
             self.git("config", "user.name", "Repo Builder")
             self.git("config", "user.email", "builder@example.org")
             self.git("config", "commit.gpgsign", "false")

@@ -91,9 +91,9 @@ static int foo_open(struct foo_priv *priv)
 """
 
 
-def kernel_repo(path: Path) -> GitRepo:
+def kernel_repo(path: Path, object_format: str = "sha1") -> GitRepo:
     """main: the tree (MAINTAINERS, a foo driver, net core); nothing else yet."""
-    repo = GitRepo(path)
+    repo = GitRepo(path, object_format=object_format)
     files = {"MAINTAINERS": MAINTAINERS, ".mailmap": MAILMAP,
              "drivers/net/ethernet/foo/foo_main.c": FOO_C,
              "net/core/dev.c": "int dev;\n", "drivers/net/wireless/w.c": "int w;\n",

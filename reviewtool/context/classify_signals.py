@@ -30,9 +30,9 @@ _DEV_VERB_RE = re.compile(r"^(add|adds|introduce|implement|support|allow|enable|
 # Tags of backports for stable trees (`[PATCH 5.10]`, `[PATCH -stable,5.10]`, `[PATCH AUTOSEL 4.19]`).
 _STABLE_TAG_RE = re.compile(r"^(-?stable|autosel|\d+\.\d+(\.y|\.\d+)?)$", re.I)
 _REVERT_RE = re.compile(r'^Revert\s+"', re.I)
-_REVERTS_COMMIT_RE = re.compile(r"\bThis reverts commit ([0-9a-f]{7,40})", re.I)
+_REVERTS_COMMIT_RE = re.compile(r"\bThis reverts commit ([0-9a-f]{7,64})", re.I)
 _FIXES_LINE_RE = re.compile(r"^\s*fixes:\s*(.*)$", re.I)
-_SHA_RE = re.compile(r"\b([0-9a-fA-F]{5,40})\b")
+_SHA_RE = re.compile(r"\b([0-9a-fA-F]{5,64})\b")
 
 _KCONFIG_RE = re.compile(r"^\s*(?:menu)?config\s+([A-Za-z0-9_]+)\s*$")
 _MODPARAM_RE = re.compile(r"\bmodule_param(?:_named|_array|_cb|_string|_unsafe)?\s*\(\s*(\w+)")

@@ -267,14 +267,18 @@ class ScratchRepo:
     --merged`, applying patches): all of that is written here and deleted on close.
     """
 
-    def __init__(self, runner: GitRunner, objects_dir: Path, shallow_file: Path | None):
+    def __init__(self, runner: GitRunner, objects_dir: Path, shallow_file: Path | None,
+                 object_format: str = "sha1"):
         self.dir = Path(tempfile.mkdtemp(prefix="reviewtool-scratch-"))
         (self.dir / "refs" / "heads").mkdir(parents=True)
         (self.dir / "objects" / "info").mkdir(parents=True)
         (self.dir / "objects" / "info" / "alternates").write_text(f"{objects_dir.resolve()}\n")
         (self.dir / "HEAD").write_text("ref: refs/heads/scratch\n")
-        (self.dir / "config").write_text("[core]\n\trepositoryformatversion = 0\n\tbare = true\n"
-                                          "[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n")
+        # A SHA-256 repository's objects are only readable by a repository of the same format.
+        core = ("[core]\n\trepositoryformatversion = 0\n\tbare = true\n" if object_format == "sha1" else
+                "[core]\n\trepositoryformatversion = 1\n\tbare = true\n"
+                f"[extensions]\n\tobjectformat = {object_format}\n")
+        (self.dir / "config").write_text(core + "[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n")
         if shallow_file is not None and shallow_file.is_file():
             shutil.copyfile(shallow_file, self.dir / "shallow")
         self.runner = GitRunner(self.dir, git=runner.git)

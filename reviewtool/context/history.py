@@ -33,13 +33,13 @@ from typing import Any, Iterable, Sequence
 
 from ..errors import RepositoryError
 from ..model.series import Person
-from ..sources.gitconfig import LAYOUT_ARGS, GitConfig, RepoFacts
+from ..sources.gitconfig import LAYOUT_ARGS, LAYOUT_LINES, GitConfig, RepoFacts
 from .gitbatch import CatFile, GitRunner, ScratchRepo
 from .history_model import Commit, Resolution, TreeRef, parse_commit, subject_of  # noqa: F401  (re-exported)
 
 STAGE_ORDER = 20
-_HEX_RE = re.compile(r"^[0-9a-fA-F]{4,40}$")
-_FULL_RE = re.compile(r"^[0-9a-f]{40}$")
+_HEX_RE = re.compile(r"^[0-9a-fA-F]{4,64}$")
+_FULL_RE = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")  # SHA-1 or SHA-256
 CONFIG_TREE_PREFIX = "reviewtool.tree."
 NAME_REV_ARGS_MAX = 256  # up to this many commits, name-rev gets them as arguments (see first_tags)  # git config reviewtool.tree.<name> = <ref>
 
@@ -48,8 +48,10 @@ class History:
     """A read-only view of one repository's history; open with History.open(path)."""
 
     def __init__(self, runner: GitRunner, *, git_dir: Path, objects_dir: Path, is_bare: bool,
-                 is_shallow: bool, trees: dict[str, TreeRef], release_pattern: str = "v[0-9]*"):
+                 is_shallow: bool, trees: dict[str, TreeRef], release_pattern: str = "v[0-9]*",
+                 object_format: str = "sha1"):
         self.runner = runner
+        self.object_format = object_format  # "sha1" or "sha256": the scratch repository must match
         self.path = runner.repo
         self.git_dir = git_dir
         self.objects_dir = objects_dir
@@ -88,8 +90,8 @@ class History:
             res = runner.run(["rev-parse", *LAYOUT_ARGS], check=False)
             if res.code != 0:
                 raise RepositoryError(f"{path}: not a git repository (--repo)")
-            layout = tuple(res.out.splitlines()[:5])
-        bare, shallow, git_dir, objects, _shallow_file = layout
+            layout = tuple(res.out.splitlines()[:LAYOUT_LINES])
+        bare, shallow, git_dir, objects, _shallow_file, object_format = layout
         objects_path = Path(objects) if os.path.isabs(objects) else path / objects
         if facts is None:
             config = runner.run(["config", "-z", "--get-regexp", r"^reviewtool\.tree\."], check=False).out
@@ -110,7 +112,8 @@ class History:
         for name, ref in (overrides or {}).items():
             specs[name] = TreeRef(name, ref, "option", kind=kinds.get(name, "development"))
         hist = cls(runner, git_dir=Path(git_dir), objects_dir=objects_path, is_bare=bare == "true",
-                   is_shallow=shallow == "true", trees=specs, release_pattern=release_pattern)
+                   is_shallow=shallow == "true", trees=specs, release_pattern=release_pattern,
+                   object_format=object_format.strip() or "sha1")
         early = facts.take("cat-file") if facts is not None else None
         if early is not None:  # started by prefetch() while the series was read
             hist.catfile = early
@@ -141,7 +144,8 @@ class History:
     def scratch(self) -> ScratchRepo:
         if self._scratch is None:
             shallow = self.git_dir / "shallow"
-            self._scratch = ScratchRepo(self.runner, self.objects_dir, shallow if self.is_shallow else None)
+            self._scratch = ScratchRepo(self.runner, self.objects_dir, shallow if self.is_shallow else None,
+                                        self.object_format)
         return self._scratch
 
     # -- trees -----------------------------------------------------------------------------------

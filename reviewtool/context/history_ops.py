@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 _RS, _US = "\x1e", "\x1f"
 _LOG_FORMAT = _RS + _US.join(("%H", "%P", "%an", "%ae", "%aI", "%cn", "%ce", "%cI", "%B"))
-_FULL_RE = re.compile(r"^[0-9a-f]{40}$")
+_FULL_RE = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")  # SHA-1 or SHA-256
 
 
 def revision_args(revrange: str | Sequence[str]) -> list[str]:
@@ -248,7 +248,7 @@ def patch_ids_of(hist: "History", diffs: Sequence[str]) -> list[str | None]:
     parts = []
     for i, d in enumerate(diffs):
         if d.strip():
-            parts.append(f"commit {i + 1:040x}\n\n{d.rstrip()}\n")
+            parts.append(f"commit {i + 1:040x}{'0' * 24}\n\n{d.rstrip()}\n")  # see model/patchid.py
     if not parts:
         return [None] * len(diffs)
     res = hist.runner.run(["patch-id", "--stable"], input="".join(parts), check=False)
@@ -256,7 +256,7 @@ def patch_ids_of(hist: "History", diffs: Sequence[str]) -> list[str | None]:
     for line in res.out.splitlines():
         pid, _, fake = line.partition(" ")
         if _FULL_RE.match(fake):
-            by_index[int(fake, 16) - 1] = pid
+            by_index[int(fake[:40], 16) - 1] = pid
     return [by_index.get(i) for i in range(len(diffs))]
 
 

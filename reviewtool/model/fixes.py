@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .series import Patch, Trailer
 
-_VALUE_RE = re.compile(r"^\s*(?:commit\s+)?(?P<sha>[0-9a-fA-F]{4,40})(?![0-9a-zA-Z])\s*(?P<rest>.*?)\s*$", re.I)
+_VALUE_RE = re.compile(r"^\s*(?:commit\s+)?(?P<sha>[0-9a-fA-F]{4,64})(?![0-9a-zA-Z])\s*(?P<rest>.*?)\s*$", re.I)
 _OPEN_QUOTES = "\"'\u201c\u2018\u201e"
 _CLOSE_QUOTES = "\"'\u201d\u2019\u201c"
 

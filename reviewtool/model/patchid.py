@@ -56,7 +56,9 @@ def warm(bodies: list[str]) -> None:
 
 def _run(texts: list[str]) -> list[str | None] | None:
     """git patch-id --stable of diff texts (each starting at its `diff ` line), one process."""
-    stream = [f"commit {i + 1:040x}\n{t}{'' if t.endswith(chr(10)) else chr(10)}" for i, t in enumerate(texts)]
+    # A 64-digit fake id whose first 40 digits number the text: git reads as many digits as its
+    # object ids have (40 for SHA-1, 64 for SHA-256: a repository in the current directory decides).
+    stream = [f"commit {i + 1:040x}{'0' * 24}\n{t}{'' if t.endswith(chr(10)) else chr(10)}" for i, t in enumerate(texts)]
     ids: list[str | None] = [None] * len(texts)
     try:
         proc = subprocess.run(["git", "patch-id", "--stable"], input="".join(stream).encode("utf-8", "surrogateescape"),
@@ -68,7 +70,7 @@ def _run(texts: list[str]) -> list[str | None] | None:
     for line in proc.stdout.decode("ascii", "replace").splitlines():
         m = _OUTPUT_RE.match(line.strip())
         if m:
-            index = int(m.group(2), 16) - 1
+            index = int(m.group(2)[:40], 16) - 1
             if 0 <= index < len(ids):
                 ids[index] = m.group(1)
     return ids

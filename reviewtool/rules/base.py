@@ -28,7 +28,7 @@ def _base(series, ctx):
 
 
 @rule("base-commit-malformed", family="base", severity="warning",
-      summary="The base-commit line is not a full 40-hex commit id")
+      summary="The base-commit line is not a full commit id (40 hex digits, 64 for SHA-256)")
 def base_commit_malformed(series, ctx):
     """Why: CI systems and maintainers apply the series on the commit named by `base-commit:`;
     a branch name, a short or a mistyped id cannot be looked up reliably.
@@ -43,11 +43,11 @@ def base_commit_malformed(series, ctx):
         return
     why = ("not hexadecimal" if not re.fullmatch(r"[0-9a-fA-F]+", raw)
            else "not lower case" if raw != raw.lower() and len(raw) in (40, 64)
-           else f"{len(raw)} hex digits, not 40")
+           else f"{len(raw)} hex digits, not 40 (64 in a SHA-256 repository)")
     yield Hit(f"base-commit {raw!r} is {why}", patch=0 if series.cover else (series.first.counter if series.first else None),
               evidence=(f"base-commit: {raw}",),
               advice="Generate the series with `git format-patch --base=auto` (or b4 send), which writes the full "
-                     "40-hex id of the commit the series was made on.")
+                     "id of the commit the series was made on.")
 
 
 @rule("base-commit-unknown", family="base", severity="warning", needs=("repo",),

@@ -13,13 +13,13 @@ from .registry import Hit, rule
 _BLURB_RE = re.compile(r"\*\*\*\s*BLURB HERE\s*\*\*\*", re.I)
 # `commit <hex>` (5+ hex with a digit, so "commit added" is a word) and a bare 12-40 hex id.
 _COMMIT_REF_RE = re.compile(r"\b(commit)\s+(?=[0-9a-fA-F]*\d)([0-9a-fA-F]{5,})\b", re.I)
-_BARE_ID_RE = re.compile(r"(?<![\w/.:=@<\[+#-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])([0-9a-f]{12,40})(?![\w/.@>\]-])")
+_BARE_ID_RE = re.compile(r"(?<![\w/.:=@<\[+#-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])([0-9a-f]{12,64})(?![\w/.@>\]-])")
 _DESCRIPTION_RE = re.compile(r'\s*\("(.+?)"\)', re.S)
 # Lines where an id is written the way their own convention wants.
 _EXEMPT_LINE_RE = re.compile(
     r"^\s*(>|(Link|Closes|Fixes|base-commit|prerequisite-[\w-]+|change-id|Patchwork|BugLink)\s*:"
     r"|This reverts commit |\(cherry[ -]picked from commit |\[\s*upstream commit |upstream commit "
-    r"|commit [0-9a-f]{12,40} upstream\b|https?://)", re.I)
+    r"|commit [0-9a-f]{12,64} upstream\b|https?://)", re.I)
 # A pasted oops or log: ids in it are addresses and hashes, not commits (checkpatch does the same).
 _DUMP_RE = re.compile(r"(\[\s*\d+\.\d+\]|Call Trace:|\bRIP:|\bBUG:|\bWARNING:|\bCode:|\bRSP:|\bRAX:|Hardware name:"
                       r"|Workqueue:|\+0x[0-9a-f]+/0x[0-9a-f]+|^\s*[0-9a-f]{8,16}:\s)", re.M)

@@ -54,7 +54,7 @@ def prose_lines(patch: Patch) -> list[tuple[int, str]]:
     return out
 
 
-_REQUEST_PULL_RE = re.compile(r"^The following changes since commit [0-9a-f]{7,40}", re.M)
+_REQUEST_PULL_RE = re.compile(r"^The following changes since commit [0-9a-f]{7,64}", re.M)
 
 
 def is_pull_request(series: Series) -> bool:

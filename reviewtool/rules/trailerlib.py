@@ -70,7 +70,7 @@ def corrected_line(trailer: Trailer, series: Series) -> str | None:
     return f"{trailer.name}: {trailer.person.name} <{good.email}>" if good else None
 
 
-_UPSTREAM_RE = re.compile(r"^\s*(?:commit [0-9a-f]{12,40} upstream\b|\[ *upstream commit [0-9a-f]{12,40} *\])", re.I)
+_UPSTREAM_RE = re.compile(r"^\s*(?:commit [0-9a-f]{12,64} upstream\b|\[ *upstream commit [0-9a-f]{12,64} *\])", re.I)
 
 
 def upstream_commit_line(patch: Patch) -> str | None:

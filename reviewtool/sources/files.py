@@ -65,7 +65,7 @@ def _input_limit() -> int:
     return MAX_INPUT_BYTES or limits().input_bytes
 
 _SEPARATOR_RE = re.compile(rb"^From (mboxrd@z|\S+ +\w{3} +\w{3} +\d{1,2} +\d{1,2}:\d{2}(:\d{2})? +\d{4}|\S+@\S+ .*\d{4}|\S+ .*\d{1,2}:\d{2}.*\d{4})")
-_FORMAT_PATCH_RE = re.compile(rb"^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001")
+_FORMAT_PATCH_RE = re.compile(rb"^From [0-9a-f]{40}(?:[0-9a-f]{24})? Mon Sep 17 00:00:00 2001")  # SHA-1/256
 _MBOXRD_QUOTE_RE = re.compile(rb"^>(>*From )", re.M)
 _FIELD_RE = re.compile(rb"^[!-9;-~]+:")  # a header line: field name and colon (RFC 5322)
 _PARSER_HEADER_RE = re.compile(rb"^(From |[!-9;-~]*:|[\t ])")  # what the email parser takes as a header

@@ -63,7 +63,7 @@ class RepoFacts:
 
     config: GitConfig
     # `git rev-parse --is-bare-repository --is-shallow-repository --absolute-git-dir
-    #  --git-path objects --git-path shallow`, as printed (see LAYOUT_ARGS)
+    #  --git-path objects --git-path shallow --show-object-format`, as printed (see LAYOUT_ARGS)
     layout: tuple[str, ...] | None = None
     # Reads the context started early (context prefetch hooks), by name; taken by their stage.
     started: dict[str, Any] = field(default_factory=dict, compare=False)
@@ -79,4 +79,5 @@ class RepoFacts:
 
 
 LAYOUT_ARGS = ("--is-bare-repository", "--is-shallow-repository", "--absolute-git-dir", "--git-path", "objects",
-               "--git-path", "shallow")
+               "--git-path", "shallow", "--show-object-format")
+LAYOUT_LINES = 6

@@ -25,7 +25,7 @@ from .files import RawMail, parse_mail, thread_under
 from .gitconfig import GitConfig, RepoFacts
 from .rangeplan import RangePlan, _concurrently, _out, git, plan_range, quick_plan
 
-_FROM_SHA_RE = re.compile(rb"^From ([0-9a-f]{40}) Mon Sep 17 00:00:00 2001$", re.M)
+_FROM_SHA_RE = re.compile(rb"^From ([0-9a-f]{40}(?:[0-9a-f]{24})?) Mon Sep 17 00:00:00 2001$", re.M)  # SHA-1/256
 _MAX_COMMITS = 1000  # a limit, not a target: a "range" of more is a mistake (a missing `..`)
 
 
@@ -104,12 +104,11 @@ def _subject_prefix(request: RangeRequest, plan: RangePlan) -> list[str]:
 
 def _split_format_patch(data: bytes) -> list[tuple[str, bytes]]:
     """(sha, mail bytes) for each mail of `git format-patch --stdout`, separator line kept."""
-    starts = [m.start() for m in _FROM_SHA_RE.finditer(data)]
+    found = list(_FROM_SHA_RE.finditer(data))
     out = []
-    for i, start in enumerate(starts):
-        end = starts[i + 1] if i + 1 < len(starts) else len(data)
-        chunk = data[start:end]
-        out.append((chunk[5:45].decode("ascii"), chunk))
+    for i, m in enumerate(found):
+        end = found[i + 1].start() if i + 1 < len(found) else len(data)
+        out.append((m.group(1).decode("ascii"), data[m.start():end]))
     return out
 
 
@@ -125,7 +124,7 @@ def _stream_format_patch(repo: Path, args: list[str]) -> Iterator[tuple[str, byt
         pending += block
         # Back up by one separator line: it may have arrived in two blocks.
         last = None
-        for m in _FROM_SHA_RE.finditer(pending, max(1, scanned - 80)):
+        for m in _FROM_SHA_RE.finditer(pending, max(1, scanned - 128)):
             last = m.start()
         scanned = len(pending)
         if last is not None:
@@ -155,7 +154,8 @@ def _fill_cover(chunk: bytes, cover: Cover) -> bytes:
     extra = "".join(f"\n{line}" for line in ((f"change-id: {cover.change_id}",) if cover.change_id else ())
                     + cover.prerequisites)
     if extra:
-        body = re.sub(r"^(base-commit: [0-9a-f]{40})$", lambda mm: mm.group(1) + extra, body, count=1, flags=re.M)
+        body = re.sub(r"^(base-commit: [0-9a-f]{40}(?:[0-9a-f]{24})?)$", lambda mm: mm.group(1) + extra, body,
+                      count=1, flags=re.M)
     return (head + sep + body).encode("utf-8")
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from .b4prep import B4_MARKER, Cover, b4_cover_text, cover_from_text, json_object, tracking_prefixes
-from .gitconfig import LAYOUT_ARGS, GitConfig, RepoFacts
+from .gitconfig import LAYOUT_ARGS, LAYOUT_LINES, GitConfig, RepoFacts
 
 
 def git(repo: Path, *args: str, check: bool = True, binary: bool = False):
@@ -243,9 +243,9 @@ def quick_plan(repo: Path, revrange: str | None) -> QuickRange | None:
                              f"{start_spec}..{tip_spec}", "--"])]
     res, listing, log = (p.result() for p in started)
     lines = res.out.strip().splitlines()
-    if res.code != 0 or len(lines) != 9 or listing.code != 0 or log.code != 0:
+    if res.code != 0 or len(lines) != LAYOUT_LINES + 4 or listing.code != 0 or log.code != 0:
         return None
-    layout, (head, start, tip, symbolic) = tuple(lines[:5]), lines[5:]
+    layout, (head, start, tip, symbolic) = tuple(lines[:LAYOUT_LINES]), lines[LAYOUT_LINES:]
     if not all(_SHA_RE.match(x) for x in (head, start, tip)):
         return None
     branch = symbolic[len("refs/heads/"):] if symbolic.startswith("refs/heads/") else None
