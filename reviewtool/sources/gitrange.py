@@ -23,7 +23,7 @@ from ..errors import InputError, RepositoryError
 from .b4prep import Cover
 from .files import RawMail, parse_mail, thread_under
 from .gitconfig import GitConfig, RepoFacts
-from .rangeplan import RangePlan, _concurrently, _out, git, plan_range, quick_plan
+from .rangeplan import RangePlan, concurrently, git, out_text, plan_range, quick_plan
 
 _FROM_SHA_RE = re.compile(rb"^From ([0-9a-f]{40}(?:[0-9a-f]{24})?) Mon Sep 17 00:00:00 2001$", re.M)  # SHA-1/256
 _MAX_COMMITS = 1000  # a limit, not a target: a "range" of more is a mistake (a missing `..`)
@@ -175,9 +175,9 @@ def range_mails(repo: Path, request: RangeRequest,
         if not repo.is_dir() or git(repo, "rev-parse", "--git-dir", check=False).code != 0:
             raise RepositoryError(f"{repo}: not a git repository")
         plan = plan_range(repo, request.revrange)
-        listed, send = _concurrently(lambda: git(repo, "rev-list", "--parents", plan.rev_range),
+        listed, send = concurrently(lambda: git(repo, "rev-list", "--parents", plan.rev_range),
                                      lambda: _send_config(repo))
-        listing = _out(listed).splitlines()
+        listing = out_text(listed).splitlines()
         merges = sum(1 for line in listing if line.count(" ") > 1)
         count = len(listing) - merges
     if count == 0:

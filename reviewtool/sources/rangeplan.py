@@ -1,9 +1,9 @@
 """Which commits a lint covers: base, tip and cover letter of the series (see gitrange.py).
 
 The common cases (the current branch over its upstream, `A..B`, one revision `X`) are read with
-three git processes, two of them at once: one `rev-parse` for every revision, then the whole
-configuration and the range's log (commits, parents, messages and its boundary, which is the
-merge base when there is exactly one). Anything less plain (b4 prep branches, a b4 cover commit in
+three git processes run at once: one `rev-parse` for every revision (and the repository's
+layout), the whole configuration, and the range's log (commits, parents, messages and its
+boundary, which is the merge base when there is exactly one). Anything less plain (b4 prep branches, a b4 cover commit in
 the range, several merge bases, a revision git does not know) takes the careful path, one
 question per process, which also words the errors.
 """
@@ -26,7 +26,7 @@ def git(repo: Path, *args: str, check: bool = True, binary: bool = False):
     return GitRunner(repo).run(list(args), check=check, binary=binary)
 
 
-def _concurrently(*calls):
+def concurrently(*calls):
     """Run independent read-only git queries at once: each is a process, and on two cores two
     short processes take the time of one."""
     from concurrent.futures import ThreadPoolExecutor
@@ -36,14 +36,14 @@ def _concurrently(*calls):
         return [f.result() for f in futures]
 
 
-def _out(res) -> str:
+def out_text(res) -> str:
     out = res.out
     return (out.decode("utf-8", "replace") if isinstance(out, bytes) else out).strip()
 
 
 def _rev(repo: Path, spec: str) -> str | None:
     res = git(repo, "rev-parse", "--verify", "-q", "--end-of-options", f"{spec}^{{commit}}", check=False)
-    return (_out(res) or None) if res.code == 0 else None
+    return (out_text(res) or None) if res.code == 0 else None
 
 
 def _branch_config(repo: Path, branch: str) -> dict[str, str]:
@@ -110,7 +110,7 @@ def _prep_plan(repo: Path, branch: str, bcfg: dict[str, str]) -> RangePlan | Non
         if base is None:
             return None
         return RangePlan(base, _rev(repo, f"{sha}~1") or sha, f"b4 prep branch {branch}", cover,
-                     *tracking_prefixes(tracking))
+                         *tracking_prefixes(tracking))
     base = _rev(repo, f"{sha}~1")
     if base is None:
         return None
@@ -120,12 +120,12 @@ def _prep_plan(repo: Path, branch: str, bcfg: dict[str, str]) -> RangePlan | Non
 
 def _merge_base(repo: Path, a: str, b: str) -> str | None:
     res = git(repo, "merge-base", "--end-of-options", a, b, check=False)
-    return (_out(res) or None) if res.code == 0 else None
+    return (out_text(res) or None) if res.code == 0 else None
 
 
 def _current_branch(repo: Path) -> str | None:
     res = git(repo, "symbolic-ref", "-q", "--short", "HEAD", check=False)
-    return (_out(res) or None) if res.code == 0 else None
+    return (out_text(res) or None) if res.code == 0 else None
 
 
 def plan_range(repo: Path, revrange: str | None) -> RangePlan:
@@ -152,7 +152,7 @@ def plan_range(repo: Path, revrange: str | None) -> RangePlan:
             raise InputError(f"{revrange}: not a revision, branch or directory in {repo}")
         base = _merge_base(repo, start, tip) or start
         return _with_range_cover(repo, RangePlan(base, tip, f"{revrange}..HEAD", None, upstream=start))
-    branch, upstream, tip = _concurrently(lambda: _current_branch(repo), lambda: _rev(repo, "@{upstream}"),
+    branch, upstream, tip = concurrently(lambda: _current_branch(repo), lambda: _rev(repo, "@{upstream}"),
                                           lambda: _rev(repo, "HEAD"))
     bcfg = _branch_config(repo, branch) if branch else {}
     if branch and (bcfg.get("b4-prep-cover-strategy") or bcfg.get("b4-tracking")):
@@ -226,7 +226,8 @@ def _quick_specs(revrange: str | None) -> tuple[str, str, str] | None:
 
 
 def quick_plan(repo: Path, revrange: str | None) -> QuickRange | None:
-    """The plan plan_range() would make, with three git processes; None hands over to it."""
+    """The plan plan_range() would make, with three git processes run at once; None hands over
+    to plan_range()."""
     specs = _quick_specs(revrange)
     if specs is None or not repo.is_dir():
         return None
