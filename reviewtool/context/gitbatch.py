@@ -121,6 +121,8 @@ class GitRunner:
             proc = subprocess.Popen(self.base_args() + list(args), stdin=stdin or subprocess.DEVNULL, stdout=out,
                                     stderr=err, env=git_env())
         except FileNotFoundError as exc:
+            out.close()
+            err.close()
             raise RepositoryError(f"cannot run {self.git!r}: is git installed?") from exc
         finally:
             if stdin is not None:

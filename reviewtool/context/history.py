@@ -240,9 +240,10 @@ class History:
             return {s: False for s in shas}
         if todo:
             pending = next((k for k in self._pending_contains if k[0] == base and set(todo) <= set(k[1])), None)
+            asked = pending[1] if pending else todo
             merged = (self._pending_contains.pop(pending).result() if pending
                       else self.scratch.merged_into(base, todo))
-            for f in todo:
+            for f in asked:  # a started walk may have answered for more shas than asked now
                 self._contains[(base, f)] = f in merged
         return {s: bool(f) and self._contains[(base, f)] for s, f in full.items()}
 
