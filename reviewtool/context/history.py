@@ -113,7 +113,8 @@ class History:
             specs[name] = TreeRef(name, ref, "option", kind=kinds.get(name, "development"))
         hist = cls(runner, git_dir=Path(git_dir), objects_dir=objects_path, is_bare=bare == "true",
                    is_shallow=shallow == "true", trees=specs, release_pattern=release_pattern,
-                   object_format=object_format.strip() or "sha1")
+                   # git before 2.29 echoes the option it does not know: SHA-1 then
+                   object_format=object_format.strip() if object_format.strip() in ("sha1", "sha256") else "sha1")
         early = facts.take("cat-file") if facts is not None else None
         if early is not None:  # started by prefetch() while the series was read
             hist.catfile = early
