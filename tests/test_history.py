@@ -324,6 +324,18 @@ def test_subject_prefix_history_suggests_the_common_prefix(tmp_path, check_json)
     assert not hits(good, "subject-prefix-history")
 
 
+def test_subject_prefix_history_is_silent_when_two_prefixes_share_the_lead(tmp_path, check_json):
+    """Three 'bar:' and three 'baz:' commits on the file: either could be right, so no advice."""
+    r = GitRepo(tmp_path / "repo")
+    r.commit("Initial\n", {"drivers/net/bar/bar.c": "int a;\n"})
+    for i in range(6):
+        r.commit(f"{'bar' if i % 2 else 'baz'}: change {i}\n", {"drivers/net/bar/bar.c": f"int a{i};\n"})
+    sha, diff = r.patch_on("HEAD", "x", {"drivers/net/bar/bar.c": ("int a5;\n", "int b;\n")})
+    body = patch_body(message="Rename.", trailers=SOB, diff=diff)
+    res = check_json(mbox(tmp_path, "net-next", [("drivers: rename a5", body)]), "--repo", str(r.path))
+    assert not hits(res, "subject-prefix-history")
+
+
 def test_unrelated_or_empty_repositories_are_not_used(k, tmp_path, check_json, monkeypatch):
     box = mbox(tmp_path, "net", [("foo: fix", fix_body(k, 'Fixes: deadbeef1234 ("x")'))])
     empty = GitRepo(tmp_path / "empty")

@@ -84,10 +84,11 @@ def subject_prefix_history(series, ctx):
         ours = p.subject.subsystem
         if ours and any(compatible(prefix_words(ours), prefix_words(h)) for h in seen):
             continue
-        best, count = seen.most_common(1)[0]
+        top = seen.most_common(2)
+        best, count = top[0]
         total = sum(seen.values())
-        if count * 3 < total:
-            continue  # no prefix dominates: silence beats a guess
+        if count * 3 < total or (len(top) > 1 and top[1][1] == count):
+            continue  # no prefix dominates (or two share the lead): silence beats a guess
         history = ", ".join(f"'{h}:' x{n}" for h, n in seen.most_common(4))
         what = f"prefix '{ours}:'" if ours else "no `subsystem:` prefix"
         yield Hit(f"the subject has {what}; the history of its files uses '{best}:'", patch=p.counter,
