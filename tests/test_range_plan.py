@@ -101,3 +101,15 @@ def test_context_reads_started_early_answer_as_late_ones_and_are_finished(repo):
     catfile = facts.started["cat-file"]
     facts.close()
     assert facts.started == {} and catfile._proc is None
+
+
+def test_a_branch_without_shared_history_is_bad_input_with_its_reason(cli, repo):
+    """An orphan branch tracking main: no merge base, so no series to send against main. The
+    careful path says so (exit 2), where format-patch used to fail with its own words."""
+    repo.git("checkout", "-q", "--orphan", "fresh")
+    repo.git("rm", "-q", "-rf", ".")
+    repo.commit("foo: start over\n\nSigned-off-by: Jane Dev <jane@example.org>\n", {"new.c": "int n;\n"})
+    repo.git("branch", "-q", "--set-upstream-to=main")
+    assert quick_plan(repo.path, None) is None  # a root commit in the range: the careful path decides
+    res = cli("lint", "--repo", str(repo.path))
+    assert res.code == 2 and "shares no history with" in res.err and "Traceback" not in res.err

@@ -123,6 +123,16 @@ def _merge_base(repo: Path, a: str, b: str) -> str | None:
     return (out_text(res) or None) if res.code == 0 else None
 
 
+def _base_of(repo: Path, start: str, tip: str, label: str) -> str:
+    """The merge base the series sits on; a history that shares none is no series of `start`."""
+    base = _merge_base(repo, start, tip)
+    if base is None:
+        raise InputError(f"{label}: {tip[:12]} shares no history with {start[:12]}, so the series has no base to "
+                         "be sent against; rebase it onto its upstream, or name commits that share one "
+                         "(`reviewtool lint A..B`)")
+    return base
+
+
 def _current_branch(repo: Path) -> str | None:
     res = git(repo, "symbolic-ref", "-q", "--short", "HEAD", check=False)
     return (out_text(res) or None) if res.code == 0 else None
@@ -138,7 +148,7 @@ def plan_range(repo: Path, revrange: str | None) -> RangePlan:
         start = _rev(repo, left or "HEAD")
         if tip is None or start is None:
             raise InputError(f"{revrange}: not a revision range of {repo}")
-        base = _merge_base(repo, start, tip) or start
+        base = _base_of(repo, start, tip, revrange)
         return _with_range_cover(repo, RangePlan(base, tip, revrange, None, upstream=start))
     if revrange:
         bcfg = _branch_config(repo, revrange) if _rev(repo, f"refs/heads/{revrange}") else {}
@@ -150,7 +160,7 @@ def plan_range(repo: Path, revrange: str | None) -> RangePlan:
         tip = _rev(repo, "HEAD")
         if start is None or tip is None:
             raise InputError(f"{revrange}: not a revision, branch or directory in {repo}")
-        base = _merge_base(repo, start, tip) or start
+        base = _base_of(repo, start, tip, f"{revrange}..HEAD")
         return _with_range_cover(repo, RangePlan(base, tip, f"{revrange}..HEAD", None, upstream=start))
     branch, upstream, tip = concurrently(lambda: _current_branch(repo), lambda: _rev(repo, "@{upstream}"),
                                           lambda: _rev(repo, "HEAD"))
@@ -163,7 +173,7 @@ def plan_range(repo: Path, revrange: str | None) -> RangePlan:
         where = f"branch {branch}" if branch else "a detached HEAD"
         raise InputError(f"{repo}: {where} has no upstream; name the commits to lint, "
                          "e.g. `reviewtool lint origin/main..HEAD`")
-    base = _merge_base(repo, upstream, tip) or upstream
+    base = _base_of(repo, upstream, tip, "@{upstream}..HEAD")
     plan = RangePlan(base, tip, "@{upstream}..HEAD", None, upstream=upstream)
     return _with_range_cover(repo, plan, branch, bcfg)
 
