@@ -16,7 +16,7 @@ from typing import Optional
 
 import typer
 
-from ..context.history import repo_or_default, tree_overrides
+from ..context.repo_options import repo_or_default, tree_overrides
 from ..errors import InputError
 from ..render.b4check import render_b4
 from ..render.output import emit

@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from ..context.history import repo_or_default, tree_overrides
+from ..context.repo_options import repo_or_default, tree_overrides
 from ..render import render_review
 from ..render.output import emit
 from ..review import ReviewOptions, load_series, review_series

@@ -15,7 +15,8 @@ from typing import Optional
 import typer
 
 from ..context import Context
-from ..context.history import History, repo_or_default, tree_overrides
+from ..context.history import History
+from ..context.repo_options import repo_or_default, tree_overrides
 from ..context.history_notes import history_notes
 from ..context.history_scan import grep_commits
 from ..context.profiles import load_profiles

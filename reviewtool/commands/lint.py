@@ -14,7 +14,7 @@ from typing import Any, Optional
 
 import typer
 
-from ..context.history import repo_or_default, tree_overrides
+from ..context.repo_options import repo_or_default, tree_overrides
 from ..errors import InputError
 from ..render import render_review
 from ..render.env import render_template
