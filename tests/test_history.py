@@ -310,13 +310,19 @@ def test_already_applied_by_patch_id(k, tmp_path, check_json):
     assert 'foo: fix the close path' in done[0]["evidence"][1]
 
 
-def test_subject_prefix_history_suggests_the_common_prefix(tmp_path, check_json):
+def _prefixed_history(tmp_path, prefixes: list[str]):
+    """A repository whose file drivers/net/bar/bar.c was changed once per prefix, and the body of
+    a patch to it."""
     r = GitRepo(tmp_path / "repo")
     r.commit("Initial\n", {"drivers/net/bar/bar.c": "int a;\n"})
-    for i in range(6):
-        r.commit(f"bar: change {i}\n", {"drivers/net/bar/bar.c": f"int a{i};\n"})
-    sha, diff = r.patch_on("HEAD", "x", {"drivers/net/bar/bar.c": ("int a5;\n", "int b;\n")})
-    wrong = patch_body(message="Rename.", trailers=SOB, diff=diff)
+    for i, prefix in enumerate(prefixes):
+        r.commit(f"{prefix}: change {i}\n", {"drivers/net/bar/bar.c": f"int a{i};\n"})
+    _, diff = r.patch_on("HEAD", "x", {"drivers/net/bar/bar.c": (f"int a{len(prefixes) - 1};\n", "int b;\n")})
+    return r, patch_body(message="Rename.", trailers=SOB, diff=diff)
+
+
+def test_subject_prefix_history_suggests_the_common_prefix(tmp_path, check_json):
+    r, wrong = _prefixed_history(tmp_path, ["bar"] * 6)
     res = check_json(mbox(tmp_path, "net-next", [("drivers: rename a5", wrong)]), "--repo", str(r.path))
     hit = hits(res, "subject-prefix-history")
     assert len(hit) == 1 and "uses 'bar:'" in hit[0]["message"] and "'bar:' x6" in hit[0]["evidence"][1]
@@ -326,12 +332,7 @@ def test_subject_prefix_history_suggests_the_common_prefix(tmp_path, check_json)
 
 def test_subject_prefix_history_is_silent_when_two_prefixes_share_the_lead(tmp_path, check_json):
     """Three 'bar:' and three 'baz:' commits on the file: either could be right, so no advice."""
-    r = GitRepo(tmp_path / "repo")
-    r.commit("Initial\n", {"drivers/net/bar/bar.c": "int a;\n"})
-    for i in range(6):
-        r.commit(f"{'bar' if i % 2 else 'baz'}: change {i}\n", {"drivers/net/bar/bar.c": f"int a{i};\n"})
-    sha, diff = r.patch_on("HEAD", "x", {"drivers/net/bar/bar.c": ("int a5;\n", "int b;\n")})
-    body = patch_body(message="Rename.", trailers=SOB, diff=diff)
+    r, body = _prefixed_history(tmp_path, ["baz", "bar"] * 3)
     res = check_json(mbox(tmp_path, "net-next", [("drivers: rename a5", body)]), "--repo", str(r.path))
     assert not hits(res, "subject-prefix-history")
 
