@@ -219,22 +219,18 @@ _PLAIN_HEADER_RE = re.compile(r"[ -~\t\r\n]*")
 _ADDRESS_HEADERS = frozenset({"from", "to", "cc", "bcc", "sender", "reply-to"})
 
 
+_ABSENT = object()
+
+
 def header(msg: EmailMessage, name: str) -> str:
     """A header as text; a malformed header gives its raw text instead of an exception.
 
     Plain ASCII values without encoded words read the same raw as parsed, so they skip the email
     package's structured parse (the most expensive part of reading a thread)."""
     lname = name.lower()
-    if lname in _ADDRESS_HEADERS:
-        return _parsed_text(msg, name)
-    for k, v in msg.raw_items():
-        if k.lower() == lname:
-            if isinstance(v, str) and "=?" not in v and _PLAIN_HEADER_RE.fullmatch(v):
-                return " ".join(v.split())
-            break
-    else:
-        return ""
-    return _parsed_text(msg, name)
+    raw = _ABSENT if lname in _ADDRESS_HEADERS else next(
+        (v for k, v in msg.raw_items() if k.lower() == lname), _ABSENT)
+    return _header_text(msg, name, lname, raw)
 
 
 def header_reader(msg: EmailMessage):
@@ -246,16 +242,21 @@ def header_reader(msg: EmailMessage):
 
     def read(name: str) -> str:
         lname = name.lower()
-        if lname in _ADDRESS_HEADERS:
-            return _parsed_text(msg, name)
-        if lname not in first:
-            return ""
-        v = first[lname]
-        if isinstance(v, str) and "=?" not in v and _PLAIN_HEADER_RE.fullmatch(v):
-            return " ".join(v.split())
-        return _parsed_text(msg, name)
+        return _header_text(msg, name, lname, first.get(lname, _ABSENT))
 
     return read
+
+
+def _header_text(msg: EmailMessage, name: str, lname: str, raw: object) -> str:
+    """The text of header `name` whose first raw value is `raw` (_ABSENT: none, or not looked up
+    because address lists are always parsed: `<a@b>` becomes `a@b`)."""
+    if lname in _ADDRESS_HEADERS:
+        return _parsed_text(msg, name)
+    if raw is _ABSENT:
+        return ""
+    if isinstance(raw, str) and "=?" not in raw and _PLAIN_HEADER_RE.fullmatch(raw):
+        return " ".join(raw.split())
+    return _parsed_text(msg, name)
 
 
 def _parsed_text(msg: EmailMessage, name: str) -> str:
