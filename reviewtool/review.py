@@ -35,6 +35,14 @@ class Review:
     def exit_code(self) -> int:
         return EXIT_FINDINGS if self.count(Severity.ERROR) else EXIT_OK
 
+    @property
+    def tree(self) -> str | None:
+        """The tree the subject names, when the profile knows that tag as one of its trees
+        (`net` in [PATCH net 1/3]; AUTOSEL or 5.10 are tags, not trees)."""
+        first = self.series.first
+        spec = self.profile.declared_tree(first.subject.tags) if first else None
+        return spec.name if spec else None
+
     def findings_for(self, counter: int | None) -> list[Finding]:
         return [f for f in self.findings if f.patch == counter]
 

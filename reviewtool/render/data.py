@@ -56,9 +56,6 @@ def reply_data(first: Patch | None, full_subject: str) -> dict[str, Any] | None:
 def review_data(review) -> dict[str, Any]:
     s = review.series
     first = s.first
-    # The tree is the tag the profile knows as one of its trees; other tags (AUTOSEL, 5.10,
-    # -stable) are kept apart as tags.
-    declared = review.profile.declared_tree(first.subject.tags) if first else None
     return {
         "tool": TOOL_NAME,
         "version": __version__,
@@ -67,7 +64,7 @@ def review_data(review) -> dict[str, Any]:
             "full_subject": first.subject.raw if first else "",
             "msgid": s.msgid,
             "revision": s.revision,
-            "tree": declared.name if declared else None,
+            "tree": review.tree,
             "tags": list(first.subject.tags) if first else [],
             "profile": review.profile.name,
             "profile_reason": review.profile_reason,

@@ -99,9 +99,7 @@ def classify(review, *, last_activity: datetime | None, now: datetime, stale_day
         reasons.append({"code": "missing", "missing": list(series.missing), "expected": series.expected})
     wrong_tree = verdict == "wrong-tree" or (verdict is None and any(f.rule == "tree-mismatch" for f in errors))
     if wrong_tree:
-        declared = review.profile.declared_tree(series.first.subject.tags) if series.first else None
-        reasons.append({"code": "wrong-tree", "tree": declared.name if declared else series.tree,
-                        "next_step": next_step})
+        reasons.append({"code": "wrong-tree", "tree": review.tree or series.tree, "next_step": next_step})
     if errors:
         reasons.append({"code": "errors", "count": len(errors), "rules": sorted({f.rule for f in errors})})
     asked = changes_requested(series)
