@@ -163,10 +163,6 @@ def _bases(series, ctx) -> list[tuple[str, str]]:
     return out
 
 
-def _found_targets(series, ctx) -> list[str]:
-    return [c.res.sha for c in claims(series, ctx) if c.res.status == "found"]
-
-
 def _prefetch_ancestry(series, ctx) -> None:
     """Start the ancestry walks of fixes-target-not-ancestor while the other rules run."""
     found = [c for c in claims(series, ctx) if c.res.status == "found" and not c.patch.commit]
@@ -177,7 +173,7 @@ def _prefetch_ancestry(series, ctx) -> None:
 
 
 def _prefetch_releases(series, ctx) -> None:
-    targets = _found_targets(series, ctx)
+    targets = [c.res.sha for c in claims(series, ctx) if c.res.status == "found"]
     if targets:
         ctx.history.prefetch_first_tags(targets)
         ctx.history.prefetch_trees_containing(targets)

@@ -176,7 +176,7 @@ def range_mails(repo: Path, request: RangeRequest,
             raise RepositoryError(f"{repo}: not a git repository")
         plan = plan_range(repo, request.revrange)
         listed, send = concurrently(lambda: git(repo, "rev-list", "--parents", plan.rev_range),
-                                     lambda: _send_config(repo))
+                                    lambda: _send_config(repo))
         listing = out_text(listed).splitlines()
         merges = sum(1 for line in listing if line.count(" ") > 1)
         count = len(listing) - merges
