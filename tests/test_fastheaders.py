@@ -171,3 +171,68 @@ def test_simple_mailboxes_are_what_getaddresses_gives():
             assert got == getaddresses([value]), value
             fast += 1
     assert fast > 0.5 * len(values)
+
+
+def _same_message(a, b) -> None:
+    assert a.get_unixfrom() == b.get_unixfrom()
+    assert list(a.raw_items()) == list(b.raw_items())
+    assert [type(d) for d in a.defects] == [type(d) for d in b.defects]
+    assert a.is_multipart() == b.is_multipart()
+    assert a.get_payload(decode=True) == b.get_payload(decode=True)
+    assert a.as_bytes() == b.as_bytes()
+
+
+ODD_MAILS = [
+    b"From: a@b.c\nSubject: x\n\nbody\n",
+    b"From 0123 Mon Sep 17 00:00:00 2001\nFrom: a@b.c\nSubject: [PATCH] x\n\nbody\n---\n a | 1 +\n",
+    b"From: a@b.c\r\nSubject: crlf\r\n\r\nbody\r\n",
+    b"From: a@b.c\nSubject: bare cr\r\n\nbody\n",
+    b" folded first\nFrom: a@b.c\n\nbody\n",
+    b"From: a@b.c\nnot a header line\nSubject: x\n\nbody\n",
+    b"From: a@b.c\nSubject: no body\n",
+    b"From: a@b.c\nSubject: empty body\n\n",
+    b"From: a@b.c\nSubject: folded\n  subject\n\nbody\n\n\nmore\n",
+    b"From: a@b.c\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\ncaf\xc3\xa9 \xff\n",
+    b"From: a@b.c\nContent-Type: text/plain\nContent-Transfer-Encoding: base64\n\nY2Fmw6k=\n",
+    b"From: a@b.c\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=XX\n\n--XX\nContent-Type: text/plain\n\n"
+    b"one\n--XX\nContent-Type: text/x-patch\n\ntwo\n--XX--\n",
+    b"From: a@b.c\nContent-Type: message/rfc822\n\nFrom: c@d.e\nSubject: inner\n\nbody\n",
+    b"From: a@b.c\nContent-Type: multipart/mixed\n\nno boundary\n",
+    b"\n\nonly a body\n",
+    b"Subject: x\n\nbody with\rlone CR\n",
+    b"From: a@b.c\nSubject: =?utf-8?q?caf=C3=A9?=\n\nbody\n",
+]
+
+
+@pytest.mark.parametrize("data", ODD_MAILS)
+def test_fast_message_parse_equals_the_email_package_on_odd_mails(data):
+    import email
+
+    from reviewtool.sources.fastheaders import message_from_bytes
+    from reviewtool.sources.files import MAIL_POLICY
+
+    _same_message(message_from_bytes(data, MAIL_POLICY), email.message_from_bytes(data, policy=MAIL_POLICY))
+
+
+def test_fast_message_parse_equals_the_email_package_on_the_corpus(monkeypatch):
+    """Every mail of the corpus parses to the same message either way; most take the fast path."""
+    import email
+
+    from conftest import CORPUS
+    from reviewtool.sources import fastheaders
+    from reviewtool.sources.files import MAIL_POLICY, read_raw_mails
+
+    full = email.message_from_bytes
+    fallbacks = []
+    monkeypatch.setattr(email, "message_from_bytes", lambda data, policy: fallbacks.append(1) or full(data, policy=policy))
+    mails = 0
+    for path in sorted(p for p in CORPUS.rglob("*") if p.suffix in (".mbox", ".gz", ".patch", ".eml")):
+        try:
+            raws = read_raw_mails(path)
+        except Exception:  # not mail at all: other tests' business
+            continue
+        for raw in raws:
+            _same_message(fastheaders.message_from_bytes(raw.data, MAIL_POLICY), full(raw.data, policy=MAIL_POLICY))
+            mails += 1
+    assert mails > 400
+    assert len(fallbacks) < mails / 2  # the fast path is the common one

@@ -16,6 +16,7 @@ _DIFFSTAT_LINE_RE = re.compile(r"^ ?\S.*\s\|\s+(\d+|Bin\b.*)", re.M)
 _DIFFSTAT_SUMMARY_RE = re.compile(r"^\s*(\d+) files? changed", re.M)
 _STAT_ANY_RE = re.compile(r"^( ?\S.*\s\|\s+(\d+|Bin\b).*|\s*\d+ files? changed.*)\n?", re.M)
 _TAIL_INFO_RE = re.compile(r"^((?:base-commit|change-id|prerequisite-[\w-]+):[ \t]*\S+)[ \t]*$\n?", re.M)
+_TAIL_MARKERS = ("base-commit:", "change-id:", "prerequisite-")  # literals every _TAIL_INFO_RE match holds
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f\x9b]")
 
 
@@ -138,14 +139,16 @@ def _has_unified_header(pf) -> bool:
     return not any(k in info for k in ("old mode", "new mode", "similarity index", "copy from"))
 
 
-_HEADER_PATH_RE = re.compile(r"^(?:diff --git a/(\S+) b/(\S+)|--- (?:a/)?(\S+)|\+\+\+ (?:b/)?(\S+)|"
-                             r"rename (?:from|to) (\S+)|copy (?:from|to) (\S+))", re.M)
+# Header lines are found as "\n" + header on "\n" + text: a pattern that starts with a literal is
+# searched for that literal, where `^` in multi-line mode is tried at every character.
+_HEADER_PATH_RE = re.compile(r"\n(?:diff --git a/(\S+) b/(\S+)|--- (?:a/)?(\S+)|\+\+\+ (?:b/)?(\S+)|"
+                             r"rename (?:from|to) (\S+)|copy (?:from|to) (\S+))")
 
 
 def _unsafe_header_paths(diff_text: str) -> list[FileChange]:
     """Unsafe names seen in any diff header line, even where unidiff could not parse the file."""
     out: dict[str, FileChange] = {}
-    for m in _HEADER_PATH_RE.finditer(diff_text):
+    for m in _HEADER_PATH_RE.finditer("\n" + diff_text):
         for path in filter(None, m.groups()):
             reason = path != "/dev/null" and unsafe_path_reason(path)
             if reason and path not in out:
@@ -160,8 +163,10 @@ def parse_basement(text: str) -> Basement:
     m = _DIFF_START_RE.search(text)
     head, diff_text = (text[: m.start()], text[m.start():]) if m else (text, "")
     # git format-patch --base puts base-commit/prerequisite lines after the diff: they are notes.
-    tail = _TAIL_INFO_RE.findall(diff_text)
-    diff_text = _TAIL_INFO_RE.sub("", diff_text)
+    tail = []
+    if any(marker in diff_text for marker in _TAIL_MARKERS):  # the regex alone scans every line start
+        tail = _TAIL_INFO_RE.findall(diff_text)
+        diff_text = _TAIL_INFO_RE.sub("", diff_text)
     stat_lines = _DIFFSTAT_LINE_RE.findall(head)
     summary = _DIFFSTAT_SUMMARY_RE.search(head)
     has_diffstat = bool(stat_lines or summary)

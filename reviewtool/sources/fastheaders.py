@@ -8,12 +8,19 @@ parser would give (`str()` of its header object, all that b4 and reviewtool read
 directly; anything else (quoted names, comments, encoded words, groups, odd spacing, dates, MIME
 headers) returns None and takes the parser's path. Tests hold both paths to the same text on
 every such header of the corpus and on generated variants.
+
+A single-part mail (what git format-patch writes) is parsed the same way: the email package reads
+its headers, and the body is set as its feed parser would set it, without that parser's pass over
+every body line (half the cost of parsing a patch mail).
 """
 
 from __future__ import annotations
 
+import email
+import email.parser
 import re
 from email.headerregistry import HeaderRegistry
+from email.message import Message
 
 # Headers the parser gives structure to; the rest (and Subject) are unstructured text.
 _STRUCTURED = frozenset(HeaderRegistry().registry) - {"subject"}
@@ -69,3 +76,17 @@ def simple_mailboxes(value: str) -> list[tuple[str, str]] | None:
         name, angled, bracketed, bare = m.groups()
         out.append((name, angled) if name else ("", bracketed or bare))
     return out
+
+
+def message_from_bytes(data: bytes, policy) -> Message:
+    """email.message_from_bytes(data, policy=policy), with the body of a plain single-part mail
+    taken as one piece. Anything the header parse finds odd (a defect, a header line it ends the
+    headers at, a CR, a multipart or message type) is parsed the email package's way."""
+    end = data.find(b"\n\n")
+    if end > 0 and b"\r" not in data[:end]:
+        msg = email.parser.BytesParser(policy=policy).parsebytes(data[:end + 2], headersonly=True)
+        if not msg.defects and msg.get_payload() == "" and msg.get_content_maintype() not in ("multipart", "message"):
+            # The feed parser's payload: the rest of the input, decoded as its bytes parser decodes it.
+            msg.set_payload(data[end + 2:].decode("ascii", "surrogateescape"))
+            return msg
+    return email.message_from_bytes(data, policy=policy)

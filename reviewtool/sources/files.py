@@ -9,7 +9,6 @@ A path that does not exist is an error, never created (b4's mailbox reader creat
 from __future__ import annotations
 
 import email
-import email.parser
 import email.policy
 import gzip
 import hashlib
@@ -23,7 +22,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..limits import limits
-from .fastheaders import simple_header_text
+from .fastheaders import message_from_bytes, simple_header_text
 
 
 @lru_cache(maxsize=16384)
@@ -283,7 +282,7 @@ def parse_mail(raw: RawMail) -> tuple[EmailMessage | None, bool]:
     if len(raw.data) > max_mail:
         raise InputError(f"{raw.origin}: one mail of {len(raw.data) // (1024 * 1024)} MB is over the limit of "
                          f"{max_mail // (1024 * 1024)} MB (REVIEWTOOL_MAX_MAIL_MB)")
-    msg = email.message_from_bytes(raw.data, policy=MAIL_POLICY)
+    msg = message_from_bytes(raw.data, MAIL_POLICY)
     if not msg.keys():
         return None, False
     if message_id_of(msg):
