@@ -169,43 +169,43 @@ class Maintainers:
     def recipients(self, paths: Iterable[str], text_lines: Iterable[str] = ()) -> list[Recipient]:
         """Maintainers, reviewers and lists for the files (and keyword matches), de-duplicated by
         address (after .mailmap), people first and lists after, as get_maintainer prints them."""
+        chosen = [(s, path) for path in sorted(set(paths))  # get_maintainer sorts the file names
+                  for s, _ in self.sections_for_file(path)]
+        chosen += [(s, "keyword") for s in self.sections_for_text(text_lines)]
         people: list[Recipient] = []
         lists: list[Recipient] = []
         seen_people: set[str] = set()
         seen_lists: set[str] = set()
-        chosen: list[tuple[Section, str]] = []
-        for path in sorted(set(paths)):  # get_maintainer sorts the file names
-            for s, _ in self.sections_for_file(path):
-                chosen.append((s, path))
-        for s in self.sections_for_text(text_lines):
-            chosen.append((s, "keyword"))
         for s, why in chosen:
-            if s.catch_all:
-                continue
-            for p in s.maintainers:
-                self._add(people, seen_people, p.name, p.email, "maintainer", s.role, s.title, why)
-            for p in s.reviewers:
-                self._add(people, seen_people, p.name, p.email, "reviewer", "reviewer", s.title, why)
-            for addr, role in s.lists:
-                if role != "subscribers-only":
-                    self._add(lists, seen_lists, "", addr, "list", role, s.title, why)
+            for r, keys in self._entries(s, why):
+                out, seen = (lists, seen_lists) if r.kind == "list" else (people, seen_people)
+                # One entry per person: get_maintainer drops a second address under an already seen name.
+                if not keys & seen:
+                    seen.update(keys)
+                    out.append(r)
         # A list address that is also a person's (`R: NXP Linux Team <linux-imx@nxp.com>`) is named once.
         people_addresses = {r.address.lower() for r in people}
         return people + [r for r in lists if r.address.lower() not in people_addresses]
 
-    def _add(self, out: list[Recipient], seen: set[str], name: str, addr: str, kind: str, role: str,
-             title: str, why: str) -> None:
-        # One entry per person: get_maintainer drops a second address under an already seen name.
-        key = ("person", name, addr)
+    def _entries(self, s: Section, why: str) -> tuple[tuple[Recipient, frozenset[str]], ...]:
+        """The section's people and lists as recipients selected by `why`, each with the keys that
+        de-duplicate it (after .mailmap). Memoized: every patch touching the file asks again."""
+        key = ("entries", s.order, why)
         if key not in self._memo:
-            canon_name, canon_addr = self.mailmap.canonical(name, addr)
-            self._memo[key] = (canon_name, canon_addr, frozenset({canon_addr.lower()} | (
-                {"name:" + canon_name.casefold()} if canon_name else set())))
-        name, addr, keys = self._memo[key]
-        if keys & seen:
-            return
-        seen.update(keys)
-        out.append(Recipient(address=addr, name=name, kind=kind, role=role, section=title, reason=why))
+            out = []
+            if not s.catch_all:
+                out += [self._recipient(p.name, p.email, "maintainer", s.role, s.title, why) for p in s.maintainers]
+                out += [self._recipient(p.name, p.email, "reviewer", "reviewer", s.title, why) for p in s.reviewers]
+                out += [self._recipient("", addr, "list", role, s.title, why) for addr, role in s.lists
+                        if role != "subscribers-only"]
+            self._memo[key] = tuple(out)
+        return self._memo[key]
+
+    def _recipient(self, name: str, addr: str, kind: str, role: str, title: str,
+                   why: str) -> tuple[Recipient, frozenset[str]]:
+        name, addr = self.mailmap.canonical(name, addr)
+        keys = frozenset({addr.lower()} | ({"name:" + name.casefold()} if name else set()))
+        return Recipient(address=addr, name=name, kind=kind, role=role, section=title, reason=why), keys
 
 
 def _may_contain(req: tuple[tuple[str, ...], bool], joined: str, lowered: str | None) -> bool:

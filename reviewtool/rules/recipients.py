@@ -65,9 +65,13 @@ def _blamed(series, ctx) -> dict[int, list[Expected]]:
     return out
 
 
-def expected_for(patch: Patch, ctx, blamed: list[Expected]) -> list[Expected]:
-    """Everyone MAINTAINERS names for the patch (people first, then lists), then blamed authors."""
-    optional = {a.lower() for a in ctx.setting("cc_optional", DEFAULT_OPTIONAL) or ()}
+def optional_addresses(ctx) -> set[str]:
+    return {a.lower() for a in ctx.setting("cc_optional", DEFAULT_OPTIONAL) or ()}
+
+
+def expected_for(patch: Patch, ctx, blamed: list[Expected], optional: set[str]) -> list[Expected]:
+    """Everyone MAINTAINERS names for the patch (people first, then lists), then blamed authors,
+    except the `optional` addresses (optional_addresses)."""
     out: list[Expected] = []
     seen: set[str] = set()
     for r in ctx.maintainers.recipients(_paths(patch), _keyword_text(patch)):
@@ -134,10 +138,11 @@ def cc_missing(series, ctx):
     if lint and ctx.setting("recipients_command"):
         return  # chosen at send time by sendemail.toCmd/ccCmd: nothing to compare with here
     blamed = _blamed(series, ctx)
+    optional = optional_addresses(ctx)
     union: dict[str, tuple[Expected, list[int]]] = {}
     worst = Severity.WARNING
     for patch in series.patches:
-        expected = expected_for(patch, ctx, blamed.get(patch.counter, []))
+        expected = expected_for(patch, ctx, blamed.get(patch.counter, []), optional)
         if not expected:
             continue
         present = present_for(patch, ctx, lint)
