@@ -39,8 +39,7 @@ class Review:
     def tree(self) -> str | None:
         """The tree the subject names, when the profile knows that tag as one of its trees
         (`net` in [PATCH net 1/3]; AUTOSEL or 5.10 are tags, not trees)."""
-        first = self.series.first
-        spec = self.profile.declared_tree(first.subject.tags) if first else None
+        spec = self.profile.series_tree(self.series)
         return spec.name if spec else None
 
     def findings_for(self, counter: int | None) -> list[Finding]:

@@ -256,7 +256,7 @@ def context_stage(series, options, fields: dict[str, Any]) -> None:
     fields["notes"].extend(notes)
     # Say so when the closed-window check had nothing to go on, rather than staying silent.
     first = series.first
-    spec = fields["profile"].declared_tree(first.subject.tags) if first else None
+    spec = fields["profile"].series_tree(series)
     if spec is not None and spec.closed_in_merge_window and first.date is not None and not series.is_rfc:
         state = calendar.state_at(first.date)
         if state.status in ("unknown", "uncertain"):

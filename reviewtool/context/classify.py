@@ -135,7 +135,7 @@ def classify_series(series: Series, profile: Profile,
     """Classify every received patch of `series` for `profile` (see the module docstring)."""
     first = series.first
     tags = first.subject.tags if first else ()
-    declared = profile.declared_tree(tags)
+    declared = profile.series_tree(series)
     # The profile's trees apply to a series tagged for one, or touching the paths the project owns
     # (not to a user-space patch on the same list, nor to a stable backport).
     applies = declared is not None or (not is_stable_backport(tags) and any(
@@ -200,8 +200,7 @@ def missing_tree_refs(history: Any, trees) -> list[str]:
 
 def target_facts(history: Any, profile: Profile, series: Series) -> dict[str, TargetFacts] | None:
     """Ask the repository where every Fixes target lives: a few batched git calls for the series."""
-    first = series.first
-    declared = profile.declared_tree(first.subject.tags) if first else None
+    declared = profile.series_tree(series)
     fixes, dev = profile.tree_for("fixes", declared), profile.tree_for("development", declared)
     if history is None or fixes is None or dev is None:
         return None

@@ -64,6 +64,11 @@ class Profile:
                 return spec
         return None
 
+    def series_tree(self, series) -> TreeSpec | None:
+        """The tree the series' first mail names in its subject ([PATCH net 1/3]), if any."""
+        first = series.first
+        return self.declared_tree(first.subject.tags) if first else None
+
     def tree_for(self, kind: str, declared: TreeSpec | None = None) -> TreeSpec | None:
         """The tree of `kind` that goes with the declared one: itself, its pair, else the first."""
         if declared is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from .helpers import declared_ref
 from .registry import Hit, Severity, rule
 
 _FULL_HEX_RE = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
@@ -12,12 +13,6 @@ _FULL_HEX_RE = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
 
 def short(sha: str) -> str:
     return sha[:12]
-
-
-def _target_tree(series, ctx):
-    """The TreeRef of the tree the subject names (or None)."""
-    spec = ctx.profile.declared_tree(series.first.subject.tags) if series.first else None
-    return ctx.history.tree(spec.name) if spec else None
 
 
 def _base(series, ctx):
@@ -94,7 +89,7 @@ def base_commit_trees(series, ctx):
     for name in inside:
         behind = hist.count_between(res.sha, trees[name].sha)
         parts.append(f"{name} ({'at its head' if behind == 0 else f'{behind} commits behind its head'})")
-    target = _target_tree(series, ctx)
+    target = declared_ref(series, ctx)
     where = f"in {', '.join(parts)}" if parts else f"in none of the configured trees ({', '.join(sorted(trees))})"
     msg = f'base-commit {short(res.sha)} ("{res.commit.subject}") is {where}'
     if target and target.sha and target.name not in inside:
@@ -114,7 +109,7 @@ def _apply_targets(series, ctx) -> list[tuple[str, str, bool]]:
     res = _base(series, ctx)
     if res is not None and res.found:
         out.append((f"base-commit {short(res.sha)}", res.sha, True))
-    tree = _target_tree(series, ctx)
+    tree = declared_ref(series, ctx)
     if tree and tree.sha and all(sha != tree.sha for _, sha, _ in out):
         out.append((f"{tree.name} ({tree.ref} at {short(tree.sha)})", tree.sha, True))
     if not out and hist.head:
@@ -193,7 +188,7 @@ def already_applied(series, ctx):
       [PATCH net v2 1/1] foo: fix y     (the applied patch dropped)
     """
     hist = ctx.history
-    tree = _target_tree(series, ctx)
+    tree = declared_ref(series, ctx)
     # lint reviews commits that HEAD already holds: there "applied" means in the upstream it names.
     upstream = ctx.setting("upstream_head")
     head = tree.sha if tree and tree.sha else (upstream or hist.head)

@@ -15,6 +15,12 @@ def patch_label(series: Series, counter: int | None) -> str:
     return f"patch {counter}/{series.expected}"
 
 
+def declared_ref(series: Series, ctx):
+    """The repository's TreeRef of the tree the subject names (None without one)."""
+    spec = ctx.profile.series_tree(series)
+    return ctx.history.tree(spec.name) if spec else None
+
+
 def counters_text(counters) -> str:
     return ", ".join(str(c) for c in counters)
 

@@ -6,6 +6,7 @@ import re
 from collections import Counter
 
 from ..model.subject import parse_subject
+from .helpers import declared_ref
 from .registry import Hit, rule
 
 MIN_HISTORY = 5  # fewer commits on the files than this: no opinion
@@ -25,14 +26,13 @@ def compatible(ours: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
 
 def _query(series, ctx):
     """(patches with files, paths, ref, limit) of the one `git log` this rule reads, or None."""
-    hist = ctx.history
     patches = [p for p in series.patches if p.diff.files]
     paths = sorted({f.path for p in patches for f in p.diff.files if f.status != "added" and not f.unsafe_path})
     if not paths:
         return None
-    tree = ctx.profile.declared_tree(series.first.subject.tags) if series.first else None
-    ref = hist.tree(tree.name).sha if tree and hist.tree(tree.name) and hist.tree(tree.name).sha else None
-    ref = ref or ctx.setting("upstream_head")  # lint: HEAD holds the linted commits; history is the upstream's
+    tree = declared_ref(series, ctx)
+    # lint: HEAD holds the linted commits, so the history read is the upstream's
+    ref = (tree.sha if tree else None) or ctx.setting("upstream_head")
     return patches, paths, ref, RECENT * len(patches) + 100
 
 
