@@ -91,7 +91,7 @@ def _mail(subject: str, body: str, msgid: str, date: datetime, sender: str = AUT
 def generate_thread(n: int) -> str:
     """A cover letter, n patches and about n/4 replies, as one mboxrd thread."""
     start = datetime(2026, 11, 2, 10, 0, tzinfo=timezone.utc)
-    cover_id = f"20261102100000.4242-0-jane@example.org"
+    cover_id = "20261102100000.4242-0-jane@example.org"
     shortlog = "\n".join(f"  foo: make queue {i} ring size configurable" for i in range(1, n + 1))
     out = [_mail(f"[PATCH net-next v2 00/{n}] foo: configurable ring sizes",
                  "This series makes every foo queue's ring size configurable and fixes the\n"
@@ -187,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
             "b4 --offline-mode am": [_executable("b4"), "--offline-mode", "am", "-m", str(mbox),
                                      "-o", str(tmp / "am")],
             "b4 --offline-mode mbox": [_executable("b4"), "--offline-mode", "mbox", "-m", str(mbox),
-                                       "-o", str(tmp / "mbox"), f"20261102100000.4242-0-jane@example.org"],
+                                       "-o", str(tmp / "mbox"), "20261102100000.4242-0-jane@example.org"],
         }
         times: dict[str, list[float]] = {name: [] for name in commands}
         cpu: dict[str, list[float]] = {name: [] for name in commands}

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import sys
 from datetime import datetime, timedelta, timezone
-from email.utils import format_datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from mailfactory import DEFAULT_DIFF, Mail, cover_body, patch_body  # noqa: E402
+from mailfactory import Mail, cover_body, patch_body  # noqa: E402
 
 START = datetime(2026, 11, 2, 10, 0, tzinfo=timezone.utc)
 
