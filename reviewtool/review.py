@@ -115,6 +115,7 @@ def load_series(source: str, options: ReviewOptions, fetch: Any = None) -> Serie
 
 def load_series_from_path(path: Path, options: ReviewOptions) -> Series:
     from .model.b4adapter import build_series
+    from .model.own import plain_series
     from .sources.files import load_messages, parse_mails
     from .sources.narrow import narrowed_raws
     from .sources.threads import select_thread
@@ -122,7 +123,8 @@ def load_series_from_path(path: Path, options: ReviewOptions) -> Series:
     raws = narrowed_raws(path, options.msgid)
     msgs = parse_mails(raws) if raws is not None else load_messages(path)
     selected = select_thread(msgs, options.msgid, str(path))
-    return build_series(selected, revision=options.revision, source=str(path))
+    plain = plain_series(selected, source=str(path)) if options.revision is None else None
+    return plain or build_series(selected, revision=options.revision, source=str(path))
 
 
 def build_context(series: Series, options: ReviewOptions) -> tuple[Context, str, tuple[str, ...]]:

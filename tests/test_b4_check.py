@@ -157,6 +157,27 @@ def test_b4_prep_check_runs_reviewtool_per_commit(tmp_path):
 
 
 @needs_b4
+def test_b4_prep_check_of_a_second_revision(tmp_path):
+    """b4 prep --check on v2: each patch reaches the check command alone as [PATCH v2 n/m] and
+    is reviewed as patch n of that revision (read without b4: model/own.py plain_series)."""
+    repo = kernel_repo(tmp_path / "linux")
+    repo.git("config", "user.name", "Jane Dev")
+    repo.git("config", "user.email", "jane@example.org")
+    env = hermetic_b4(tmp_path, "\tprep-perpatch-check-cmd = reviewtool b4-check --format checkpatch --prep\n")
+    b4(env, repo.path, "prep", "-n", "second", "-f", "main")
+    foo = repo.path / "drivers/net/ethernet/foo/foo_main.c"
+    for text, message in (("int x;\n", "foo: no sign-off here\n\nA change.\n"),
+                          ("int y;\n", "foo: signed\n\nAnother.\n\nSigned-off-by: Jane Dev <jane@example.org>\n")):
+        foo.write_text(text)
+        repo.git("commit", "-q", "-a", "-F", "-", input=message)
+    b4(env, repo.path, "prep", "--force-revision", "2")
+    out = b4(env, repo.path, "prep", "--check")
+    assert "no usable patch series" not in out and "stdin" not in out
+    first, second = out.split("foo: no sign-off here", 1)[1].split("foo: signed", 1)
+    assert "reviewtool: ERROR: signed-off-by-missing:" in first and "signed-off-by" not in second
+
+
+@needs_b4
 def test_b4_review_check_runner_reads_the_json(tmp_path, repo_and_patches):
     repo, patches = repo_and_patches
     env = hermetic_b4(tmp_path, "\treview-perpatch-check-cmd = reviewtool b4-check\n"

@@ -125,3 +125,76 @@ def test_a_failing_stream_says_what_git_said(repo):
 
     with pytest.raises(RepositoryError, match="git format-patch failed: fatal: ambiguous argument 'nosuch..HEAD'"):
         list(GitRunner(repo.path).stream(["format-patch", "--stdout", "nosuch..HEAD"]))
+
+
+# --- plain mails of any origin: b4-check's stdin, local files --------------------------------------
+
+def _plain_inputs():
+    """Every corpus thread, each of its mails alone (what b4 hands a per-patch check) and the
+    thread without its first mail, where plain_series reads them."""
+    from conftest import CORPUS
+    from reviewtool.model.own import plain_series
+    from reviewtool.sources.files import load_messages
+
+    for path in sorted(p for p in CORPUS.rglob("*") if p.suffix in (".mbox", ".gz")):
+        try:
+            msgs = load_messages(path)
+        except Exception:  # not mail at all: other tests' business
+            continue
+        for sub in [msgs] + [[m] for m in msgs] + ([msgs[1:]] if len(msgs) > 1 else []):
+            ours = plain_series(sub, source=path.name)
+            if ours is not None:
+                yield path.name, sub, ours
+
+
+def test_plain_series_reads_plain_mails_as_the_b4_adapter_does():
+    from reviewtool.errors import InputError
+
+    compared = refused = 0
+    for name, msgs, ours in _plain_inputs():
+        try:
+            theirs = build_series(msgs, source=name)
+        except InputError:
+            # b4 finds no series in a lone later-revision patch answering a mail it was not given;
+            # read plainly it is that patch of that revision, the others missing.
+            assert len(msgs) == 1 and ours.revision > 1 and ours.missing, name
+            refused += 1
+            continue
+        assert ours == theirs, name
+        compared += 1
+    assert compared > 300 and refused < 10
+
+
+@pytest.mark.parametrize("mutate, why", [
+    (lambda m: m.replace_header("Subject", "Re: " + str(m["Subject"])), "a reply"),
+    (lambda m: m.add_header("References", "<other@example.org>"), "a second References header"),
+    (lambda m: m.replace_header("Subject", "[PATCH 3/2] x"), "a counter past the count"),
+    (lambda m: m.set_payload(m.get_payload().replace("diff --git a/", "Index: a/")), "not a git diff"),
+])
+def test_plain_series_leaves_anything_else_to_b4(repo, mutate, why):
+    from reviewtool.model.own import plain_series
+
+    mails = range_mails(repo.path, RangeRequest())
+    msgs = list(mails.messages)
+    assert plain_series(msgs, source="x") is not None
+    mutate(msgs[1])
+    assert plain_series(msgs, source="x") is None, why
+
+
+def test_b4_check_of_a_plain_patch_does_not_import_b4(repo, tmp_path):
+    """The point of plain_series: b4 (and requests with it) costs a per-patch check ~200 ms."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    patch = subprocess.run(["git", "-C", str(repo.path), "format-patch", "--stdout", "-1", "work"],
+                           capture_output=True, check=True).stdout
+    probe = ("import atexit, sys, runpy\n"
+             "atexit.register(lambda: sys.stderr.write('b4 imported: %s\\n' % ('b4' in sys.modules)))\n"
+             "sys.argv = ['reviewtool', 'b4-check', '--repo', sys.argv[1]]\n"
+             "runpy.run_module('reviewtool', run_name='__main__')\n")
+    res = subprocess.run([sys.executable, "-c", probe, str(repo.path)], input=patch, capture_output=True,
+                         cwd=tmp_path, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    assert res.returncode in (0, 1), res.stderr.decode()
+    assert b"b4 imported: False" in res.stderr

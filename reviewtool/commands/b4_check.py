@@ -82,11 +82,15 @@ def b4_check(
     """
     from pathlib import Path
 
-    from ..model.b4adapter import build_series
+    from ..model.own import plain_series
 
     raws = read_stdin_mails(sys.stdin.buffer.read())
     msgs = parse_mails(raws)
-    series = build_series(msgs, source="stdin")
+    series = plain_series(msgs, source="stdin")
+    if series is None:  # replies, several revisions, odd numbering: b4 rebuilds the thread
+        from ..model.b4adapter import build_series
+
+        series = build_series(msgs, source="stdin")
     path = repo_or_default(Path(repo) if repo else None)
     partial = bool(series.missing) or (series.cover is not None and not series.patches)
     options = ReviewOptions(profile=profile, repo=path, trees=tree_overrides(tree), select=tuple(select),

@@ -9,6 +9,7 @@ two builders to the same Series on the same mails.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import replace
 from email.message import EmailMessage
 from email.utils import getaddresses
@@ -23,6 +24,8 @@ from .series import Patch, Series
 from .subject import parse_subject
 
 _ID_RE = re.compile(r"<([^<>\s]+)>")
+_GIT_DIFF_RE = re.compile(r"^diff --git a/\S+ b/\S+$", re.M)
+_ONCE = ("subject", "from", "date", "message-id", "in-reply-to", "references")
 # b4's test for "this mail carries a diff" (b4.DIFF_RE): only such mails get a patch-id.
 _B4_DIFF_RE = re.compile(r"^(---.*\n\+\+\+|GIT binary patch|diff --git \w/\S+ \w/\S+)", re.M | re.I)
 
@@ -106,3 +109,31 @@ def own_series(msgs: list[EmailMessage], *, source: str) -> Series:
     for msg in msgs:
         builder.add(msg)
     return builder.series(source)
+
+
+def plain_series(msgs: list[EmailMessage], *, source: str) -> Series | None:
+    """The Series of mails that need none of b4's thread logic, or None (ask the b4 adapter).
+
+    Plain means: every mail a patch or cover letter by its subject, no reply, one revision, each
+    counter once, every patch a git diff, each identity and threading header given once. That is
+    what b4 hands a check command (one patch, or one series) and what a directory of
+    format-patch files holds; reading them here spares the command b4's import (about 200 ms).
+    A test holds this reading to the b4 adapter's on every such thread of the corpus.
+    """
+    if not msgs:
+        return None
+    subjects = [parse_subject(header(m, "Subject")) for m in msgs]
+    if any(not s.is_patch or s.reply or s.pull for s in subjects):
+        return None
+    if len({s.revision for s in subjects}) != 1:
+        return None
+    counters = [s.counter if s.counter is not None else 1 for s in subjects]
+    if len(set(counters)) != len(counters) or any(s.expected and (s.counter or 0) > s.expected for s in subjects):
+        return None
+    for msg, counter in zip(msgs, counters):
+        seen = Counter(k.lower() for k, _ in msg.raw_items())  # raw: a hostile value must not be parsed here
+        if any(seen[name] > 1 for name in _ONCE):
+            return None
+        if counter != 0 and not _GIT_DIFF_RE.search(_body(msg)):
+            return None  # other diff formats (CVS, plain diff -u) are read as b4 reads them
+    return own_series(msgs, source=source)
