@@ -52,7 +52,7 @@ class Maintainers:
         index: dict[str, set[int]] = {}
         for i, s in enumerate(sections):
             for pat in s.files:
-                index.setdefault(_first_component(pat), set()).add(i)
+                index.setdefault(_literal_directories(pat), set()).add(i)
             if s.has_regexes:
                 index.setdefault("N", set()).add(i)  # N: regexes: see _n_candidates
         return cls(sections, mailmap or Mailmap(), origin, {k: tuple(sorted(v)) for k, v in index.items()})
@@ -65,9 +65,11 @@ class Maintainers:
         return self._memo[key]
 
     def _sections_for_file(self, path: str) -> list[tuple[Section, int]]:
-        first = path.split("/", 1)[0] if "/" in path else path
-        candidates = sorted(set(self._index.get(first, ())) | set(self._index.get("*", ()))
-                            | self._n_candidates(path))
+        # A pattern can only match below the literal directories it starts with: the path's own
+        # directories (a, a/b, a/b/c for a/b/c/f.c) name every section that may hold it.
+        parts = path.split("/")[:-1]
+        found_in = {"*"} | {"/".join(parts[:k]) for k in range(1, len(parts) + 1)}
+        candidates = sorted(set().union(*(self._index.get(key, ()) for key in found_in)) | self._n_candidates(path))
         found: list[tuple[Section, int]] = []
         for i in candidates:
             s = self.sections[i]
@@ -216,14 +218,16 @@ def _may_contain(req: tuple[tuple[str, ...], bool], joined: str, lowered: str | 
     return any(t in joined for t in texts)
 
 
-def _first_component(pattern: str) -> str:
-    """The literal first path component of a converted pattern, or "*" when it has a wildcard."""
-    head = pattern.split("/", 1)[0] if "/" in pattern else pattern
-    if re.search(r"[.*?\[\](){}|+^$\\]", head.replace(r"\.", "")):
-        return "*"
-    if "/" not in pattern:
-        return "*"  # a top-level file pattern such as `MAINTAINERS` is checked for every path
-    return head.replace(r"\.", ".")
+def _literal_directories(pattern: str) -> str:
+    """The directories a converted F: pattern starts with, as written ("drivers/net" for
+    `drivers/net/`, `drivers/net/foo*` and `drivers/net/foo.c`: a pattern has no end anchor, so
+    its last component may match a longer name), or "*" when its first one has a wildcard."""
+    literal = []
+    for part in pattern.split("/")[:-1]:
+        if re.search(r"[.*?\[\](){}|+^$\\]", part.replace(r"\.", "")):
+            break
+        literal.append(part.replace(r"\.", "."))
+    return "/".join(literal) or "*"
 
 
 # --- loading from a repository -------------------------------------------------------------------
