@@ -254,19 +254,30 @@ _WILDCARD_RE = re.compile(r"[*?\[\]\\]")
 
 @lru_cache(maxsize=8)
 def _load_cached(repo: str, stamp: tuple[Any, ...]) -> Maintainers | None:
+    from . import maintainers_cache
+
     root = Path(repo)
     text = _read_tree_file(root, "MAINTAINERS")
     if text is None:
         return None
-    mailmap = parse_mailmap(_read_tree_file(root, ".mailmap") or "")
-
+    mailmap_text = _read_tree_file(root, ".mailmap") or ""
+    kept = maintainers_cache.load(root, text, mailmap_text)
+    if isinstance(kept, Maintainers):
+        return kept
     top = str(root)
+    answers: dict[str, bool] = {}  # path -> is a directory, for the cache to check next time
 
     def is_dir(pattern: str) -> bool:  # asked for each of the kernel's ~5,000 plain F:/X: paths
         plain = pattern.replace(r"\.", ".")
-        return not _WILDCARD_RE.search(plain) and os.path.isdir(os.path.join(top, plain))
+        if _WILDCARD_RE.search(plain):
+            return False
+        answers[plain] = os.path.isdir(os.path.join(top, plain))
+        return answers[plain]
 
-    return Maintainers.build(parse_maintainers(text, is_dir), mailmap, origin=str(root / "MAINTAINERS"))
+    built = Maintainers.build(parse_maintainers(text, is_dir), parse_mailmap(mailmap_text),
+                              origin=str(root / "MAINTAINERS"))
+    maintainers_cache.store(root, text, mailmap_text, answers, built)
+    return built
 
 
 def load_maintainers(repo: Path) -> Maintainers | None:
