@@ -76,6 +76,35 @@ def world(tmp_path_factory):
     edit_a(repo.path, 3, "three-way")
     repo.git("add", "-A")
     three = repo.git("diff", "--full-index", other, repo.commit("three\n"), raw=True)
+    def series_of(*changes) -> list[tuple[int, str]]:
+        """Consecutive commits on base, one per change: their diffs, in order."""
+        repo.git("checkout", "-q", "--detach", base)
+        out, prev = [], base
+        for i, change in enumerate(changes, 1):
+            change(repo.path)
+            repo.git("add", "-A")
+            sha = repo.commit(f"step {i}\n")
+            out.append((i, repo.git("diff", "--binary", "--full-index", "-M", prev, sha, raw=True)))
+            prev = sha
+        return out
+
+    def rm(p: Path, name: str) -> None:
+        (p / name).unlink()
+
+    def write(p: Path, name: str, text: str) -> None:
+        (p / name).parent.mkdir(parents=True, exist_ok=True)
+        (p / name).write_text(text)
+
+    real["series: delete then create again"] = series_of(lambda p: rm(p, "dir/b.txt"),
+                                                        lambda p: write(p, "dir/b.txt", "back\n"))
+    real["series: rename then edit"] = series_of(lambda p: (p / "dir/sub/c.txt").rename(p / "moved.txt"),
+                                                lambda p: write(p, "moved.txt", "c\nmore\n"))
+    real["series: edit then revert"] = series_of(lambda p: edit_a(p, 4, "four"), lambda p: edit_a(p, 4, "line 4"))
+    real["series: create then delete"] = series_of(lambda p: write(p, "tmp.txt", "t\n"), lambda p: rm(p, "tmp.txt"))
+    real["series: three edits, one file"] = series_of(lambda p: edit_a(p, 10, "a"), lambda p: edit_a(p, 11, "b"),
+                                                     lambda p: edit_a(p, 10, "c"))
+    real["series: file becomes directory"] = series_of(lambda p: rm(p, "blocker"),
+                                                      lambda p: write(p, "blocker/in.txt", "in\n"))
     hist = History.open(repo.path)
     yield hist, base, real, three
     hist.close()
@@ -89,7 +118,7 @@ def both(hist, base, diffs):
         sparse = apply_in_scratch(hist.scratch, base, diffs)
     finally:
         apply_module._read_entries_for = real_read
-    full = apply_in_scratch(hist.scratch, base, diffs, sparse=False)
+    full = apply_in_scratch(hist.scratch, base, diffs, sparse=False, at_once=False)  # the index of git am, a patch at a time
     return sparse, full, used
 
 
@@ -137,3 +166,34 @@ def test_an_unreadable_diff_reads_the_whole_tree(world):
     hist, base, _, _ = world
     sparse, full, used = both(hist, base, [(1, "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\ngarbage\n")])
     assert used == [False] and sparse == full and not sparse.applied
+
+
+@pytest.mark.parametrize("name", ["series: delete then create again", "series: rename then edit",
+                                  "series: edit then revert", "series: create then delete",
+                                  "series: three edits, one file", "series: file becomes directory"])
+def test_a_series_applies_at_once_as_patch_by_patch(world, name):
+    hist, base, real, three = world
+    series = real[name]
+    sparse, full, used = both(hist, base, series)
+    assert used == [True] and sparse == full and sparse.applied
+    # The same series with a patch that cannot apply at its end, and with one needing a merge.
+    broken = series + [(len(series) + 1, edit_file("a.txt", "not there", "x"))]
+    assert both(hist, base, broken)[:2:1][0] == both(hist, base, broken)[1]
+    assert not both(hist, base, broken)[0].applied and both(hist, base, broken)[0].failed_patch == len(series) + 1
+    merging = [(1, three)] + [(i + 1, d) for i, d in series]
+    sparse, full, _ = both(hist, base, merging)
+    assert sparse == full
+
+
+def test_a_modifying_series_takes_one_git_apply(world, monkeypatch):
+    """Patches that only modify files (several of them the same file) go to git in one run;
+    one that creates a file a later patch names is applied patch by patch."""
+    hist, base, real, _ = world
+    calls = []
+    run = hist.scratch.run
+    monkeypatch.setattr(hist.scratch, "run", lambda args, **kw: (calls.append(args[:2]), run(args, **kw))[1])
+    assert apply_in_scratch(hist.scratch, base, real["series: three edits, one file"]).applied
+    assert calls.count(["apply", "--cached"]) == 1
+    calls.clear()
+    assert apply_in_scratch(hist.scratch, base, real["series: create then delete"]).applied
+    assert calls.count(["apply", "--cached"]) == 2

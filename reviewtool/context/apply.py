@@ -30,22 +30,26 @@ class ApplyResult:
 
 
 def apply_in_scratch(scratch: ScratchRepo, base: str, diffs: Sequence[tuple[int, str]], *,
-                     sparse: bool = True) -> ApplyResult:
+                     sparse: bool = True, at_once: bool = True) -> ApplyResult:
     """Apply `diffs` ((counter, diff text), in order) onto `base`; stop at the first failure.
 
     `sparse`: first into an index holding only the entries the diffs can meet (_read_entries_for):
     reading a kernel's 78,000 entries cost each apply about 200 ms. What applies there applies on
     the whole tree; a failure is confirmed on the whole tree, as `git am` has it, so a path named in
-    a way read here differently from git cannot make a series look broken."""
+    a way read here differently from git cannot make a series look broken.
+
+    `at_once`: the whole series first goes to one `git apply`, which applies each patch to what
+    the ones before it left, all or nothing; only when that fails is each patch applied by itself
+    (to name the first that fails, and to try a three-way merge). One process, not one a patch."""
     if sparse:
-        result = _with_index(scratch, base, diffs, whole_tree=False)
+        result = _with_index(scratch, base, diffs, whole_tree=False, at_once=at_once)
         if result is not None and result.applied:
             return result
-    return _with_index(scratch, base, diffs, whole_tree=True)
+    return _with_index(scratch, base, diffs, whole_tree=True, at_once=at_once)  # type: ignore[return-value]
 
 
 def _with_index(scratch: ScratchRepo, base: str, diffs: Sequence[tuple[int, str]], *,
-                whole_tree: bool) -> ApplyResult | None:
+                whole_tree: bool, at_once: bool) -> ApplyResult | None:
     index = scratch.dir / f"index-{next(_counter)}"
     env = {"GIT_INDEX_FILE": str(index)}
     try:
@@ -56,6 +60,13 @@ def _with_index(scratch: ScratchRepo, base: str, diffs: Sequence[tuple[int, str]
             res = scratch.run(["read-tree", base], env=env, check=False)
             if res.code != 0:
                 return ApplyResult(base, False, error=_first_error(res.err) or f"cannot read the tree of {base}")
+        texts = [d if d.endswith("\n") else d + "\n" for _, d in diffs if d.strip()]
+        if at_once and len(texts) > 1 and _independent_structure(texts):
+            res = scratch.run(["apply", "--cached", "--whitespace=nowarn"], input="".join(texts), env=env,
+                              check=False)
+            if res.code == 0:
+                return ApplyResult(base, True)
+            # git apply wrote nothing: each patch is tried by itself on the same index.
         merged: list[int] = []
         for counter, diff in diffs:
             if not diff.strip():
@@ -74,6 +85,34 @@ def _with_index(scratch: ScratchRepo, base: str, diffs: Sequence[tuple[int, str]
         return ApplyResult(base, True, three_way=tuple(merged))
     finally:
         index.unlink(missing_ok=True)
+
+
+_FILE_HEADER_RE = re.compile(r"^diff --git a/(\S+) b/(\S+)$", re.M)
+_STRUCTURE_RE = re.compile(r"^(?:new file mode|deleted file mode|rename from|rename to|copy from|copy to) ", re.M)
+
+
+def _independent_structure(texts: Sequence[str]) -> bool:
+    """Whether one `git apply` of all the diffs answers as applying them one by one does: no
+    file is created, deleted, renamed or copied by one patch and named by another (one run
+    carries such a file from patch to patch differently: the same rename twice succeeds), and
+    every file header is plainly readable. Patches that only modify the same files are fine."""
+    structural: dict[str, int] = {}
+    named: dict[str, set[int]] = {}
+    for i, text in enumerate(texts):
+        sections = re.split(r"^(?=diff --git )", text, flags=re.M)
+        headers = sum(1 for part in sections if part.startswith("diff --git "))
+        found = _FILE_HEADER_RE.findall(text)
+        if len(found) != headers:
+            return False  # a quoted or spaced name: not read here
+        for part in sections:
+            m = _FILE_HEADER_RE.match(part)
+            if m is None:
+                continue
+            for path in m.groups():
+                named.setdefault(path, set()).add(i)
+                if _STRUCTURE_RE.search(part.split("\n@@", 1)[0]):
+                    structural[path] = i
+    return all(named[path] == {i} for path, i in structural.items())
 
 
 _MAX_SPARSE_PATHS = 2000  # a larger series reads the whole tree (and keeps command lines short)
