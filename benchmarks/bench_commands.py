@@ -1,13 +1,16 @@
-"""Benchmark: `reviewtool b4-check` of one patch as a command, as b4 runs it once per patch.
+"""Benchmark: reviewtool commands against a repository, as a maintainer or b4 starts them.
 
 Uses the repository bench_lint.py generates (or keeps: --keep DIR; --kernel-source for the kernel
-tree), takes the last commit of its `work` branch as the patch b4 would pass on stdin, and times
-interleaved in one run:
+tree) and times, interleaved in one run, each as a command with its bytecode written as pip
+leaves an installed package:
 
-- `reviewtool b4-check --format checkpatch --prep` (b4 prep --check's per-patch command), with
-  its bytecode written as pip leaves an installed package;
-- with --compare CHECKOUT, the same command from another reviewtool checkout (before/after);
-- the floors it cannot go under: the interpreter alone (`python3 -c pass`) and b4's own start
+- `reviewtool b4-check --format checkpatch --prep` of the last commit of its `work` branch on
+  stdin (b4 prep --check starts it once per patch);
+- `reviewtool check DIR --repo REPO --format json` of the 50 commits of `work` as format-patch
+  files (a maintainer reviewing a posted series against the tree: base-commit, Fixes targets,
+  does-not-apply, MAINTAINERS);
+- with --compare CHECKOUT, both commands from another reviewtool checkout (before/after);
+- the floors they cannot go under: the interpreter alone (`python3 -c pass`) and b4's own start
   (`b4 --version`), when b4 is installed.
 """
 
@@ -37,7 +40,7 @@ def main() -> int:
     ap.add_argument("--compare", type=Path, metavar="CHECKOUT", help="another reviewtool checkout to time too")
     args = ap.parse_args()
 
-    tmp = Path(tempfile.mkdtemp(prefix="bench-b4check-"))
+    tmp = Path(tempfile.mkdtemp(prefix="bench-commands-"))
     try:
         if args.keep and (args.keep / "linux").is_dir():
             repo = args.keep / "linux"
@@ -48,12 +51,16 @@ def main() -> int:
             git(repo, "gc", "-q")
         patch = subprocess.run(["git", "-C", str(repo), "format-patch", "--stdout", "-1", "work"],
                                capture_output=True, check=True).stdout
+        series = tmp / "series"
+        git(repo, "format-patch", "-q", "--cover-letter", "--base=auto", "-o", str(series), "main..work")
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env.update(GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1", XDG_CACHE_HOME=str(tmp / "cache"))
-        check = ["-m", "reviewtool", "b4-check", "--format", "checkpatch", "--prep"]
-        commands = {"b4-check (this checkout)": ([sys.executable, *check], {"PYTHONPATH": str(ROOT)})}
-        if args.compare:
-            commands[f"b4-check ({args.compare})"] = ([sys.executable, *check], {"PYTHONPATH": str(args.compare)})
+        b4check = ["-m", "reviewtool", "b4-check", "--format", "checkpatch", "--prep"]
+        check = ["-m", "reviewtool", "check", str(series), "--repo", str(repo), "--format", "json"]
+        commands = {}
+        for label, tree in [("this checkout", ROOT)] + ([(str(args.compare), args.compare)] if args.compare else []):
+            commands[f"b4-check, one patch ({label})"] = ([sys.executable, *b4check], {"PYTHONPATH": str(tree)})
+            commands[f"check, 50 patches ({label})"] = ([sys.executable, *check], {"PYTHONPATH": str(tree)})
         commands["python3 -c pass"] = ([sys.executable, "-c", "pass"], {})
         if shutil.which("b4"):
             commands["b4 --version"] = ([shutil.which("b4"), "--version"], {})
@@ -70,9 +77,9 @@ def main() -> int:
         for i in range(args.repeat):
             for name in (list(commands) if i % 2 == 0 else list(commands)[::-1]):
                 times[name].append(run(*commands[name]))
-        print(f"{repo}: one patch on stdin, medians of {args.repeat}")
+        print(f"{repo}: medians of {args.repeat}")
         for name, values in times.items():
-            print(f"{name:40} {statistics.median(values) * 1000:8.1f} ms")
+            print(f"{name:60} {statistics.median(values) * 1000:8.1f} ms")
         return 0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
