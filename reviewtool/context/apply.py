@@ -99,18 +99,16 @@ def _independent_structure(texts: Sequence[str]) -> bool:
     structural: dict[str, int] = {}
     named: dict[str, set[int]] = {}
     for i, text in enumerate(texts):
-        sections = re.split(r"^(?=diff --git )", text, flags=re.M)
-        headers = sum(1 for part in sections if part.startswith("diff --git "))
-        found = _FILE_HEADER_RE.findall(text)
-        if len(found) != headers:
-            return False  # a quoted or spaced name: not read here
-        for part in sections:
-            m = _FILE_HEADER_RE.match(part)
-            if m is None:
+        for section in re.split(r"^(?=diff --git )", text, flags=re.M):
+            if not section.startswith("diff --git "):
                 continue
+            m = _FILE_HEADER_RE.match(section)
+            if m is None:
+                return False  # a quoted or spaced name: not read here
+            changes_structure = _STRUCTURE_RE.search(section.split("\n@@", 1)[0]) is not None
             for path in m.groups():
                 named.setdefault(path, set()).add(i)
-                if _STRUCTURE_RE.search(part.split("\n@@", 1)[0]):
+                if changes_structure:
                     structural[path] = i
     return all(named[path] == {i} for path, i in structural.items())
 

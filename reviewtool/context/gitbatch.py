@@ -71,8 +71,8 @@ class GitRunner:
         self.calls = 0  # how many processes were started (tests and benchmarks read it)
 
     def base_args(self) -> list[str]:
-        return [_executable(self.git, os.environ.get("PATH")), "-C", str(self.repo), "-c", "core.quotepath=off", "-c", "log.showSignature=false",
-                "-c", "color.ui=false"]
+        return [_executable(self.git, os.environ.get("PATH")), "-C", str(self.repo), "-c", "core.quotepath=off",
+                "-c", "log.showSignature=false", "-c", "color.ui=false"]
 
     def run(self, args: Sequence[str], *, input: str | bytes | None = None, check: bool = True,
             env: dict[str, str] | None = None, binary: bool = False) -> GitResult:

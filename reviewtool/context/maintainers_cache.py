@@ -32,10 +32,6 @@ _ALLOWED = {
     ("reviewtool.context.patterns", "Lazy"),
     ("reviewtool.model.series", "Person"),
     ("re", "RegexFlag"),
-    ("builtins", "set"),
-    ("builtins", "frozenset"),
-    ("copyreg", "_reconstructor"),
-    ("builtins", "object"),
 }
 
 
@@ -99,14 +95,14 @@ def _same_directories(repo: Path, answers: dict[str, bool]) -> bool:
 def store(repo: Path, text: str, mailmap_text: str, answers: dict[str, bool], maintainers: Any) -> None:
     """Keep `maintainers` (built from these files, with these directory answers) for next time."""
     path = _entry_path(repo)
+    written = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         data = pickle.dumps((FORMAT, _digest(text, mailmap_text), answers, maintainers), protocol=5)
         with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".tmp-", delete=False) as f:
+            written = f.name
             f.write(data)
-        os.replace(f.name, path)
+        os.replace(written, path)  # readers see the old entry or the new one, never a part
     except (OSError, pickle.PicklingError):
-        try:
-            os.unlink(f.name)  # type: ignore[possibly-undefined]
-        except (OSError, NameError):
-            pass
+        if written is not None:
+            Path(written).unlink(missing_ok=True)
