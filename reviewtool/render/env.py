@@ -152,8 +152,8 @@ def environment(autoescape: bool = False) -> "jinja2.Environment":
 
 
 def _code_cache(jinja2, options: dict) -> "jinja2.BytecodeCache | None":
-    """Compiled templates under $XDG_CACHE_HOME/reviewtool/templates/: compiling the templates
-    of one report cost a command about 100 ms, loading them 2. jinja2 keys an entry by template
+    """Compiled templates under $XDG_CACHE_HOME/reviewtool/templates/: compiling check.text.j2
+    cost each text report about 40 ms, loading it under 1. jinja2 keys an entry by template
     name and a checksum of its source, and drops entries of another jinja2 or Python; the
     directory is per set of options, which change the compiled code too. A cache that cannot be
     read or written is skipped: the template is compiled as before."""
