@@ -197,3 +197,72 @@ def test_a_modifying_series_takes_one_git_apply(world, monkeypatch):
     calls.clear()
     assert apply_in_scratch(hist.scratch, base, real["series: create then delete"]).applied
     assert calls.count(["apply", "--cached"]) == 2
+
+
+def test_random_series_apply_at_once_as_patch_by_patch(tmp_path):
+    """Random series of creates, modifications, deletions, renames and copies (real git diffs),
+    as posted, with a patch dropped and with a modifying patch sent twice: one `git apply` for
+    the series, where the structure allows it, answers as applying them one by one does."""
+    import random
+
+    rng = random.Random(11)
+    repo = GitRepo(tmp_path / "repo")
+    names = [f"d{i % 2}/f{i}.c" for i in range(5)]
+    base = repo.commit("base\n", {n: "".join(f"{n} line {k}\n" for k in range(12)) for n in names})
+    hist = History.open(repo.path)
+    fresh = iter(f"d{i % 3}/new{i}.c" for i in range(1000))
+    compared = at_once_used = 0
+    try:
+        for _ in range(25):
+            repo.git("checkout", "-q", "--detach", base)
+            files = list(names)
+            series, kinds, prev = [], [], base
+            for step in range(rng.randint(2, 6)):
+                op = rng.choice(["modify", "modify", "modify", "create", "delete", "rename", "copy"])
+                if op != "create" and not files:
+                    op = "create"
+                if op == "modify":
+                    f = rng.choice(files)
+                    lines = (repo.path / f).read_text().splitlines(keepends=True)
+                    lines[rng.randrange(len(lines))] = f"step {step}\n"
+                    (repo.path / f).write_text("".join(lines))
+                elif op == "create":
+                    f = next(fresh)
+                    (repo.path / f).parent.mkdir(parents=True, exist_ok=True)
+                    (repo.path / f).write_text("".join(f"{f} {k}\n" for k in range(10)))
+                    files.append(f)
+                elif op == "delete":
+                    f = files.pop(rng.randrange(len(files)))
+                    (repo.path / f).unlink()
+                else:  # rename or copy to a fresh name
+                    src, dst = rng.choice(files), next(fresh)
+                    (repo.path / dst).parent.mkdir(parents=True, exist_ok=True)
+                    (repo.path / dst).write_text((repo.path / src).read_text())
+                    if op == "rename":
+                        (repo.path / src).unlink()
+                        files.remove(src)
+                    files.append(dst)
+                repo.git("add", "-A")
+                sha = repo.commit(f"{op}\n")
+                series.append(repo.git("diff", "--full-index", "-M", "-C", "-C", prev, sha, raw=True))
+                kinds.append(op)
+                prev = sha
+            variants = [series]
+            if len(series) > 2:
+                drop = rng.randrange(len(series))
+                variants.append(series[:drop] + series[drop + 1:])
+            twice = [i for i, k in enumerate(kinds) if k == "modify"]
+            if twice:
+                i = rng.choice(twice)
+                variants.append(series[:i + 1] + [series[i]] + series[i + 1:])
+            for diffs in variants:
+                numbered = list(enumerate(diffs, 1))
+                reference = apply_in_scratch(hist.scratch, base, numbered, sparse=False, at_once=False)
+                texts = [d if d.endswith("\n") else d + "\n" for d in diffs]
+                at_once_used += apply_module._independent_structure(texts)
+                for sparse in (False, True):
+                    assert apply_in_scratch(hist.scratch, base, numbered, sparse=sparse) == reference, (kinds, sparse)
+                compared += 1
+    finally:
+        hist.close()
+    assert compared > 50 and at_once_used > 15

@@ -88,16 +88,20 @@ def _with_index(scratch: ScratchRepo, base: str, diffs: Sequence[tuple[int, str]
 
 
 _FILE_HEADER_RE = re.compile(r"^diff --git a/(\S+) b/(\S+)$", re.M)
-_STRUCTURE_RE = re.compile(r"^(?:new file mode|deleted file mode|rename from|rename to|copy from|copy to) ", re.M)
+_CREATES = ("new file mode ", "rename to ", "copy to ")
+_REMOVES = ("deleted file mode ", "rename from ")
 
 
 def _independent_structure(texts: Sequence[str]) -> bool:
-    """Whether one `git apply` of all the diffs answers as applying them one by one does: no
-    file is created, deleted, renamed or copied by one patch and named by another (one run
-    carries such a file from patch to patch differently: the same rename twice succeeds), and
-    every file header is plainly readable. Patches that only modify the same files are fine."""
-    structural: dict[str, int] = {}
-    named: dict[str, set[int]] = {}
+    """Whether one `git apply` of all the diffs answers as applying them one by one does.
+
+    Patches that modify the same files are fine. A file may also be created by one patch and
+    modified by later ones, or modified and then deleted (or renamed away) by a later one. Any
+    other mix (a file created or removed twice, named before it is created or after it is
+    removed, a copy's source named elsewhere), and any file header not plainly readable, goes
+    patch by patch: one run carries such files from patch to patch differently (the same rename
+    twice succeeds)."""
+    mentions: dict[str, list[tuple[int, str]]] = {}  # path -> (patch, "create" | "remove" | "copy" | "modify")
     for i, text in enumerate(texts):
         for section in re.split(r"^(?=diff --git )", text, flags=re.M):
             if not section.startswith("diff --git "):
@@ -105,12 +109,32 @@ def _independent_structure(texts: Sequence[str]) -> bool:
             m = _FILE_HEADER_RE.match(section)
             if m is None:
                 return False  # a quoted or spaced name: not read here
-            changes_structure = _STRUCTURE_RE.search(section.split("\n@@", 1)[0]) is not None
-            for path in m.groups():
-                named.setdefault(path, set()).add(i)
-                if changes_structure:
-                    structural[path] = i
-    return all(named[path] == {i} for path, i in structural.items())
+            old, new = m.groups()
+            head = section.split("\n@@", 1)[0]
+            lines = head.splitlines()
+            creates = any(line.startswith(_CREATES) for line in lines)
+            removes = any(line.startswith(_REMOVES) for line in lines)
+            copies = any(line.startswith("copy from ") for line in lines)
+            if old == new:
+                kind = "create" if creates else "remove" if removes else "modify"
+                mentions.setdefault(old, []).append((i, kind))
+            else:  # a rename or a copy: the source is removed or copied, the destination created
+                mentions.setdefault(old, []).append((i, "copy" if copies else "remove"))
+                mentions.setdefault(new, []).append((i, "create"))
+    for events in mentions.values():
+        structural = [(i, kind) for i, kind in events if kind != "modify"]
+        if len(structural) > 1:
+            return False
+        if structural:
+            at, kind = structural[0]
+            others = [i for i, k in events if k == "modify"]
+            if kind == "copy" and others:
+                return False
+            if kind == "create" and any(i <= at for i in others):
+                return False
+            if kind == "remove" and any(i >= at for i in others):
+                return False
+    return True
 
 
 _MAX_SPARSE_PATHS = 2000  # a larger series reads the whole tree (and keeps command lines short)
