@@ -1,0 +1,99 @@
+"""The subject log of `subject-prefix-history` (history_ops.subjects_touching), kept between
+commands in $XDG_CACHE_HOME/reviewtool/subjects/.
+
+That log lists the files of each of a ref's newest 10,000 commits: git diffs every one of those
+trees, about a second on a kernel history, and most of a lint or `check --repo` there. What it
+prints depends only on the commit it starts from, so an entry is keyed by that commit's full id
+(a branch name is never kept), the git arguments, and the repository's shallow boundary (a
+deepened clone walks further). A contributor who lints again before the next fetch, or a
+maintainer who checks series against a tree between pulls, reads it back in milliseconds. An
+entry that cannot be read is walked again; one that cannot be written is skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+import zlib
+from pathlib import Path
+from typing import Sequence
+
+from .gitbatch import GitResult
+
+_FULL_ID_RE = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
+FORMAT = b"reviewtool-subjects-1\n"
+
+
+def entry_path(git_dir: Path, ref: str | None, args: Sequence[str]) -> Path | None:
+    """Where the log of `args` from commit `ref` is kept; None when `ref` is not a commit id."""
+    if not ref or not _FULL_ID_RE.match(ref):
+        return None
+    shallow = git_dir / "shallow"
+    try:
+        boundary = shallow.read_bytes() if shallow.is_file() else b""
+    except OSError:
+        return None
+    key = hashlib.sha256(b"\0".join([str(git_dir.resolve()).encode("utf-8", "surrogateescape"), ref.encode(),
+                                     "\0".join(args).encode("utf-8", "surrogateescape"), boundary])).hexdigest()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "reviewtool" / "subjects" / f"{key[:40]}.z"
+
+
+def load(path: Path | None) -> str | None:
+    if path is None:
+        return None
+    try:
+        data = zlib.decompress(path.read_bytes())
+    except (OSError, zlib.error):
+        return None
+    if not data.startswith(FORMAT):
+        return None
+    return data[len(FORMAT):].decode("utf-8", "surrogateescape")
+
+
+def store(path: Path | None, text: str) -> None:
+    if path is None:
+        return
+    written = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = zlib.compress(FORMAT + text.encode("utf-8", "surrogateescape"), 1)
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".tmp-", delete=False) as f:
+            written = f.name
+            f.write(data)
+        os.replace(written, path)  # readers see a whole entry or none
+    except OSError:
+        if written is not None:
+            Path(written).unlink(missing_ok=True)
+
+
+class Kept:
+    """A log read back from the cache, answering like a finished git process."""
+
+    def __init__(self, text: str):
+        self._result = GitResult(0, text, "")
+
+    def result(self) -> GitResult:
+        return self._result
+
+    def wait(self) -> None:
+        pass
+
+
+class Keeping:
+    """A running git log whose output is kept once it finished well."""
+
+    def __init__(self, started, path: Path | None):
+        self._started, self._path, self._kept = started, path, False
+
+    def result(self) -> GitResult:
+        res = self._started.result()
+        if not self._kept and res.code == 0:
+            self._kept = True
+            store(self._path, res.out)
+        return res
+
+    def wait(self) -> None:
+        self._started.wait()
