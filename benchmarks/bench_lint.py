@@ -6,6 +6,8 @@ of one to three files each, Fixes tags blaming earlier commits, sign-offs), then
 
 - `git format-patch --stdout --cover-letter --base=auto @{u}..HEAD` (the baseline),
 - lint in process (`lint_review`, as a pre-push hook or editor integration calls it once warm),
+  and the same with subject-prefix-history's log walked again (the first lint after the upstream
+  moved; otherwise it is read back from the cache of that log),
 - `reviewtool lint --format json` as a command (interpreter start and imports included, with
   bytecode compiled as pip leaves it: the warm-up run writes it).
 
@@ -16,6 +18,8 @@ The repository is packed (`git gc`) before timing, as a clone is; `--loose` keep
 objects of the generation instead. `--kernel-source TARBALL_OR_DIR` builds the same history on a
 real kernel tree (Debian's /usr/src/linux-source-*.tar.xz: 78,000 files, its real MAINTAINERS),
 touching real files of the same subsystems, so both tools work at the scale of a kernel checkout.
+`--deep N` adds N commits of history (git fast-import) under the work branch: a real clone's
+history is deep, and subject-prefix-history reads its newest 10,000 commits.
 """
 
 from __future__ import annotations
@@ -139,6 +143,46 @@ def cpu_costs(run_fp, run_inproc, rounds: int = 5) -> list[tuple[str, float]]:
             ("lint: git", statistics.median(x[1] for x in lint))]
 
 
+def deepen(repo: Path, commits: int, seed: int = 2) -> None:
+    """Put `commits` more commits (git fast-import, one to three files each, as kernel history
+    has them) between main's old head and the work branch, which is replayed on top: a history
+    as deep as the newest 10,000 commits subject-prefix-history reads in a real clone."""
+    rng = random.Random(seed)
+    files = [f for f in git(repo, "ls-files", "--", "*.c").splitlines() if (repo / f).stat().st_size < 16000]
+    files = rng.sample(files, min(3000, len(files)))
+    head = git(repo, "rev-parse", "main")
+    batch = subprocess.run(["git", "-C", str(repo), "cat-file", "--batch"], check=True, capture_output=True,
+                           input="".join(f"{head}:{f}\n" for f in files).encode()).stdout
+    contents: dict[str, bytes] = {}
+    at = 0
+    for f in files:  # "<sha> blob <size>\n<data>\n" per file, in order
+        header_end = batch.index(b"\n", at)
+        size = int(batch[at:header_end].split()[2])
+        contents[f] = batch[header_end + 1:header_end + 1 + size]
+        at = header_end + 1 + size + 1
+    out = [f"reset refs/heads/deep\nfrom {head}\n\n".encode()]
+    stamp = 1_700_500_000
+    for i in range(commits):
+        picked = rng.sample(files, rng.choice((1, 1, 2, 3)))
+        subsystem = ": ".join(Path(picked[0]).parent.parts[:2])
+        message = f"{subsystem}: change {i}\n\nSigned-off-by: Dev {i % 40} <dev{i % 40}@example.org>\n".encode()
+        stamp += 60
+        who = f"Dev {i % 40} <dev{i % 40}@example.org> {stamp} +0000"
+        out.append(f"commit refs/heads/deep\nauthor {who}\ncommitter {who}\ndata {len(message)}\n".encode() + message)
+        for f in picked:
+            contents[f] += f"/* change {i} */\n".encode()
+            out.append(f"M 100644 inline {f}\ndata {len(contents[f])}\n".encode() + contents[f] + b"\n")
+        out.append(b"\n")
+    subprocess.run(["git", "-C", str(repo), "fast-import", "--quiet"], input=b"".join(out), check=True)
+    old_work = git(repo, "rev-parse", "work")
+    git(repo, "checkout", "-q", "--detach", "deep")
+    git(repo, "cherry-pick", "-X", "theirs", f"{head}..{old_work}")
+    git(repo, "branch", "-f", "main", "deep")
+    git(repo, "branch", "-f", "work", "HEAD")
+    git(repo, "checkout", "-q", "work")
+    git(repo, "branch", "-q", "--set-upstream-to=main")
+
+
 def timed(fn) -> float:
     start = time.perf_counter()
     fn()
@@ -153,6 +197,8 @@ def main() -> int:
     ap.add_argument("--loose", action="store_true", help="do not pack the generated repository")
     ap.add_argument("--keep", type=Path, metavar="DIR",
                     help="generate the repository in DIR and keep it; reuse it when DIR/linux exists")
+    ap.add_argument("--deep", type=int, default=0, metavar="N",
+                    help="add N commits of history under the work branch (with --keep, once)")
     ap.add_argument("--kernel-source", type=Path, metavar="TARBALL_OR_DIR",
                     help="build the history on this kernel source tree (e.g. /usr/src/linux-source-6.1.tar.xz)")
     args = ap.parse_args()
@@ -170,11 +216,14 @@ def main() -> int:
             if args.keep:
                 args.keep.mkdir(parents=True, exist_ok=True)
             repo = build(args.keep or tmp, args.commits, source_tree=args.kernel_source)
+            if args.deep:
+                deepen(repo, args.deep)
             if not args.loose:
                 git(repo, "gc", "-q")
         shape = (f"kernel tree of {args.kernel_source.name} ({len(git(repo, 'ls-files').splitlines())} files, its "
                  "MAINTAINERS)" if args.kernel_source else "400 files, MAINTAINERS with 300 sections")
-        print(f"generated {repo} in {time.perf_counter() - t0:.1f} s: {shape}, 300 commits on main, "
+        depth = int(git(repo, "rev-list", "--count", "main"))
+        print(f"generated {repo} in {time.perf_counter() - t0:.1f} s: {shape}, {depth} commits on main, "
               f"{args.commits} on work (@{{u}} = main), {'loose objects' if args.loose else 'packed'}")
         env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
                "XDG_CACHE_HOME": str(tmp / "cache"), "PYTHONPATH": str(ROOT)}
@@ -197,12 +246,20 @@ def main() -> int:
             res = subprocess.run(cli_cmd, capture_output=True, env=env)
             assert res.returncode in (0, 1), res.stderr.decode()
 
+        def run_walked():
+            # The first lint after the upstream moved: subject-prefix-history's log is walked, not
+            # read back from the cache (context/subjects_cache.py).
+            shutil.rmtree(tmp / "cache" / "reviewtool" / "subjects", ignore_errors=True)
+            run_inproc()
+
         for fn in (run_fp, run_inproc, run_cli):  # warm-up: page cache, bytecode, first imports
             fn()
-        times: dict[str, list[float]] = {"format-patch": [], "lint (in process)": [], "lint (command)": []}
+        times: dict[str, list[float]] = {"format-patch": [], "lint (in process)": [], "lint (log walked)": [],
+                                         "lint (command)": []}
         for _ in range(args.repeat):
             times["format-patch"].append(timed(run_fp))
             times["lint (in process)"].append(timed(run_inproc))
+            times["lint (log walked)"].append(timed(run_walked))
             times["lint (command)"].append(timed(run_cli))
         base = statistics.median(times["format-patch"])
         print(f"{'':20} {'median':>9} {'min':>9} {'max':>9}  ratio to format-patch")
