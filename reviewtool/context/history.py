@@ -347,7 +347,7 @@ class History:
     # -- ranges, patches and applying: see history_ops.py ---------------------------------------
 
     from .history_ops import (apply_series, commits, patch_ids, patch_ids_of, prefetch_subjects_touching,  # noqa: E402
-                              prefetch_walk, reachable_pairs, subjects_touching)
+                              prefetch_walk, reachable_pairs, start_commits, subjects_touching)
 
 
 def _tag_of(name: str) -> str | None:

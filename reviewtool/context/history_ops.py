@@ -40,6 +40,33 @@ def _date(value: str) -> datetime | None:
         return None
 
 
+class PendingCommits:
+    """commits() started in the background: `.result()` waits and parses."""
+
+    def __init__(self, hist: "History", revrange: str | Sequence[str], started):
+        self._hist, self._revrange, self._started = hist, revrange, started
+
+    def result(self) -> list["Commit"]:
+        res = self._started.result()
+        if res.code != 0:
+            first = next((l for l in res.err.splitlines() if l.strip()), "bad revision")
+            raise RepositoryError(f"{self._hist.path}: git log {' '.join(revision_args(self._revrange))}: "
+                                  f"{first.strip()}")
+        return parse_log(res.out)
+
+
+def start_commits(hist: "History", revrange: str | Sequence[str], *, paths: Sequence[str] = (),
+                  limit: int | None = None, no_merges: bool = False) -> PendingCommits:
+    """commits() without grep, started now: the walk runs while the caller does other git work
+    (already-applied: while the same range is read for patch-ids)."""
+    args = ["log", f"--format={_LOG_FORMAT}", "--no-color", "--encoding=UTF-8"]
+    if limit:
+        args.append(f"--max-count={int(limit)}")
+    if no_merges:
+        args.append("--no-merges")
+    return PendingCommits(hist, revrange, hist.runner.start(args + revision_args(revrange) + ["--"] + list(paths)))
+
+
 def commits(hist: "History", revrange: str | Sequence[str], *, grep: str | None = None,
             paths: Sequence[str] = (), limit: int | None = None, no_merges: bool = False,
             perl_grep: str | None = None) -> list["Commit"]:

@@ -204,8 +204,10 @@ def already_applied(series, ctx):
     if res is not None and res.found and res.sha == head:
         return  # the series sits on the tree's head (lint, usually): nothing was applied since
     span = f"{res.sha}..{head}" if res is not None and res.found else head
+    # Both read the same range: the commit log runs on the other core while patch-ids are made.
+    pending = hist.start_commits(span, paths=paths, limit=2000, no_merges=True)
     ids = hist.patch_ids(span, paths)
-    recent = hist.commits(span, paths=paths, limit=2000, no_merges=True)
+    recent = pending.result()
     by_subject = {(c.subject.strip().lower(), c.author.email.lower()): c for c in recent}
     commits_by_sha = {c.sha: c for c in recent}
     own = hist.patch_ids_of([p.diff.text for p in patches])
