@@ -59,12 +59,17 @@ def start_commits(hist: "History", revrange: str | Sequence[str], *, paths: Sequ
                   limit: int | None = None, no_merges: bool = False) -> PendingCommits:
     """commits() without grep, started now: the walk runs while the caller does other git work
     (already-applied: while the same range is read for patch-ids)."""
+    args = _log_args(limit, no_merges) + revision_args(revrange) + ["--"] + list(paths)
+    return PendingCommits(hist, revrange, hist.runner.start(args))
+
+
+def _log_args(limit: int | None, no_merges: bool) -> list[str]:
     args = ["log", f"--format={_LOG_FORMAT}", "--no-color", "--encoding=UTF-8"]
     if limit:
         args.append(f"--max-count={int(limit)}")
     if no_merges:
         args.append("--no-merges")
-    return PendingCommits(hist, revrange, hist.runner.start(args + revision_args(revrange) + ["--"] + list(paths)))
+    return args
 
 
 def commits(hist: "History", revrange: str | Sequence[str], *, grep: str | None = None,
@@ -77,11 +82,7 @@ def commits(hist: "History", revrange: str | Sequence[str], *, grep: str | None 
     is used instead when git has PCRE (faster on long histories). `paths` limits to commits
     touching them.
     """
-    args = ["log", f"--format={_LOG_FORMAT}", "--no-color", "--encoding=UTF-8"]
-    if limit:
-        args.append(f"--max-count={int(limit)}")
-    if no_merges:
-        args.append("--no-merges")
+    args = _log_args(limit, no_merges)
     tail = revision_args(revrange) + ["--"] + list(paths)
     res = None
     if grep and perl_grep:
