@@ -101,3 +101,22 @@ def test_an_unwritable_cache_is_skipped(tree, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
     assert owners(fresh(tree), "lib/x.c") == ["lib@example.org"]
     assert owners(fresh(tree), "lib/x.c") == ["lib@example.org"]
+
+
+def test_only_the_most_recently_used_repositories_are_kept(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(maintainers_cache, "KEEP", 3)
+    trees = []
+    for i in range(4):
+        root = tmp_path / f"linux{i}"
+        root.mkdir()
+        (root / "MAINTAINERS").write_text(MAINTAINERS)
+        trees.append(root)
+    for i, root in enumerate(trees[:3]):
+        fresh(root)
+        os.utime(maintainers_cache._entry_path(root), (1_000_000 + i, 1_000_000 + i))
+    fresh(trees[0])  # read back: the most recently used now
+    assert maintainers_cache._entry_path(trees[0]).stat().st_mtime > 1_000_002
+    fresh(trees[3])
+    kept = {p.name for p in maintainers_cache._entry_path(trees[3]).parent.glob("*.pickle")}
+    assert kept == {maintainers_cache._entry_path(t).name for t in (trees[0], trees[2], trees[3])}

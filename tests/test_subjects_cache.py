@@ -3,7 +3,6 @@ commit, arguments and shallow boundary, and always the same answer as walking ag
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -111,3 +110,22 @@ def test_the_split_walk_lists_what_git_log_lists(tmp_path):
         assert records(split.out) == records(logged) and len(records(logged)) == 12
     finally:
         hist.close()
+
+
+def test_only_the_most_recently_used_entries_are_kept(tmp_path, monkeypatch):
+    """A fetch a day would add an entry a day: the KEEP most recently used stay."""
+    import os
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(subjects_cache, "KEEP", 3)
+    git_dir = tmp_path / "repo.git"
+    git_dir.mkdir()
+    paths = [subjects_cache.entry_path(git_dir, f"{i:040x}", ["log"]) for i in range(5)]
+    for i, path in enumerate(paths[:3]):
+        subjects_cache.store(path, f"log {i}")
+        os.utime(path, (1_000_000 + i, 1_000_000 + i))
+    assert subjects_cache.load(paths[0]) == "log 0"  # used again: now the newest
+    subjects_cache.store(paths[3], "log 3")
+    assert sorted(p.name for p in paths[0].parent.glob("*.z")) == sorted(p.name for p in (paths[0], paths[2], paths[3]))
+    subjects_cache.store(paths[4], "log 4")
+    assert subjects_cache.load(paths[2]) is None and subjects_cache.load(paths[4]) == "log 4"

@@ -5,7 +5,8 @@ Reading the kernel's MAINTAINERS (2,600 sections, 20,000 patterns, 5,000 directo
 every command 100 to 200 ms; b4 starts `b4-check` once per patch. An entry is used only when it
 was made from the same MAINTAINERS and .mailmap bytes (SHA-256) and every directory check the
 parse made still answers the same (a directory named by an F: line gets a trailing `/`). An entry
-that is missing, stale or unreadable is rebuilt; one that cannot be written is skipped.
+that is missing, stale or unreadable is rebuilt; one that cannot be written is skipped. The
+entries of the 16 most recently used repositories are kept.
 
 Entries are pickles of our own objects, read by an unpickler that builds nothing else: a planted
 file cannot run code.
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 FORMAT = 1  # bump when Maintainers, Section or the matchers change shape
+KEEP = 16  # repositories whose entry is kept (the most recently used; a kernel's is 1.5 MB)
 
 _ALLOWED = {
     ("reviewtool.context.maintainers", "Maintainers"),
@@ -70,6 +72,10 @@ def load(repo: Path, text: str, mailmap_text: str) -> Any | None:
         return None
     if not _same_directories(repo, answers):
         return None  # a directory appeared or went away: patterns read differently now
+    try:
+        os.utime(_entry_path(repo))  # used now: the last to be pruned
+    except OSError:
+        pass
     return maintainers
 
 
@@ -106,3 +112,10 @@ def store(repo: Path, text: str, mailmap_text: str, answers: dict[str, bool], ma
     except (OSError, pickle.PicklingError):
         if written is not None:
             Path(written).unlink(missing_ok=True)
+        return
+    try:
+        entries = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+        for old in entries[KEEP:]:
+            old.unlink(missing_ok=True)
+    except OSError:  # another command pruned at the same time
+        pass

@@ -7,7 +7,8 @@ prints depends only on the commit it starts from, so an entry is keyed by that c
 (a branch name is never kept), the git arguments, and the repository's shallow boundary (a
 deepened clone walks further). A contributor who lints again before the next fetch, or a
 maintainer who checks series against a tree between pulls, reads it back in milliseconds. An
-entry that cannot be read is walked again; one that cannot be written is skipped.
+entry that cannot be read is walked again; one that cannot be written is skipped. The 32 most
+recently used entries are kept (about half a megabyte each for a kernel).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from .gitbatch import GitResult
 
 _FULL_ID_RE = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
 FORMAT = b"reviewtool-subjects-1\n"
+KEEP = 32  # entries kept (the most recently used): a fetch a day would otherwise add one a day
 
 
 def entry_path(git_dir: Path, ref: str | None, args: Sequence[str]) -> Path | None:
@@ -50,6 +52,10 @@ def load(path: Path | None) -> str | None:
         return None
     if not data.startswith(FORMAT):
         return None
+    try:
+        os.utime(path)  # used now: the last to be pruned
+    except OSError:
+        pass
     return data[len(FORMAT):].decode("utf-8", "surrogateescape")
 
 
@@ -67,6 +73,18 @@ def store(path: Path | None, text: str) -> None:
     except OSError:
         if written is not None:
             Path(written).unlink(missing_ok=True)
+        return
+    _prune(path.parent)
+
+
+def _prune(directory: Path) -> None:
+    """Keep the KEEP most recently used entries."""
+    try:
+        entries = sorted(directory.glob("*.z"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+        for old in entries[KEEP:]:
+            old.unlink(missing_ok=True)
+    except OSError:  # another command pruned at the same time
+        pass
 
 
 class Kept:
