@@ -154,3 +154,28 @@ def test_shallow_clone_says_what_it_could_not_check(tmp_path, check_json):
     notes = " ".join(res.json["summary"]["notes"])
     assert "shallow clone" in notes and old_target[:12] in notes
     assert snapshot(shallow) == before
+
+
+def test_a_linked_worktree_of_a_shallow_clone_reads_the_common_boundary(tmp_path, check_json):
+    """The shallow file is shared by all worktrees (`git rev-parse --git-path shallow`): the
+    scratch repository and the kept subject log use that one, not the worktree's git dir."""
+    from reviewtool.context.history import History
+
+    k = kernel_like(tmp_path / "linux")
+    shallow = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "2", "--no-local", "-b", "main", str(k.path), str(shallow)],
+                   check=True)
+    worktree = tmp_path / "wt"
+    subprocess.run(["git", "-C", str(shallow), "worktree", "add", "-q", "--detach", str(worktree)], check=True)
+    hist = History.open(worktree)
+    try:
+        assert hist.is_shallow and hist.shallow_file.resolve() == (shallow / ".git" / "shallow").resolve()
+        assert (hist.scratch.dir / "shallow").read_text() == (shallow / ".git" / "shallow").read_text()
+    finally:
+        hist.close()
+    sha, diff = k.repo.patch_on("main", "docs: x\n", {"README": ("foo driver\n", "foo driver.\n")})
+    box = write(tmp_path, thread(Mail("[PATCH net] docs: x", patch_body(message="Docs.", trailers=SOB, diff=diff))))
+    before = snapshot(shallow)
+    res = check_json(box, "--repo", str(worktree))
+    assert res.code in (0, 1) and "shallow clone" in " ".join(res.json["summary"]["notes"])
+    assert snapshot(shallow) == before

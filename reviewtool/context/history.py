@@ -49,7 +49,7 @@ class History:
 
     def __init__(self, runner: GitRunner, *, git_dir: Path, objects_dir: Path, is_bare: bool,
                  is_shallow: bool, trees: dict[str, TreeRef], release_pattern: str = "v[0-9]*",
-                 object_format: str = "sha1"):
+                 object_format: str = "sha1", shallow_file: Path | None = None):
         self.runner = runner
         self.object_format = object_format  # "sha1" or "sha256": the scratch repository must match
         self.path = runner.repo
@@ -57,6 +57,8 @@ class History:
         self.objects_dir = objects_dir
         self.is_bare = is_bare
         self.is_shallow = is_shallow
+        # The shallow boundary lives in the common directory: a linked worktree's git_dir has none.
+        self.shallow_file = shallow_file or git_dir / "shallow"
         self.release_pattern = release_pattern
         self.catfile = CatFile(runner)
         self._trees = trees
@@ -91,8 +93,9 @@ class History:
             if res.code != 0:
                 raise RepositoryError(f"{path}: not a git repository (--repo)")
             layout = tuple(res.out.splitlines()[:LAYOUT_LINES])
-        bare, shallow, git_dir, objects, _shallow_file, object_format = layout
+        bare, shallow, git_dir, objects, shallow_file, object_format = layout
         objects_path = Path(objects) if os.path.isabs(objects) else path / objects
+        shallow_path = Path(shallow_file) if os.path.isabs(shallow_file) else path / shallow_file
         if facts is None:
             config = runner.run(["config", "-z", "--get-regexp", r"^reviewtool\.tree\."], check=False).out
             tree_keys = GitConfig.parse(config).entries
@@ -114,7 +117,8 @@ class History:
         hist = cls(runner, git_dir=Path(git_dir), objects_dir=objects_path, is_bare=bare == "true",
                    is_shallow=shallow == "true", trees=specs, release_pattern=release_pattern,
                    # git before 2.29 echoes the option it does not know: SHA-1 then
-                   object_format=object_format.strip() if object_format.strip() in ("sha1", "sha256") else "sha1")
+                   object_format=object_format.strip() if object_format.strip() in ("sha1", "sha256") else "sha1",
+                   shallow_file=shallow_path)
         early = facts.take("cat-file") if facts is not None else None
         if early is not None:  # started by prefetch() while the series was read
             hist.catfile = early
@@ -144,8 +148,7 @@ class History:
     @property
     def scratch(self) -> ScratchRepo:
         if self._scratch is None:
-            shallow = self.git_dir / "shallow"
-            self._scratch = ScratchRepo(self.runner, self.objects_dir, shallow if self.is_shallow else None,
+            self._scratch = ScratchRepo(self.runner, self.objects_dir, self.shallow_file if self.is_shallow else None,
                                         self.object_format)
         return self._scratch
 

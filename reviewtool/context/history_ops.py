@@ -237,7 +237,7 @@ def _subjects_log(hist: "History", ref: str | None):
     args = _subjects_args(ref)
     key = (tuple(args), None)
     if key not in hist._walks:
-        path = subjects_cache.entry_path(hist.git_dir, ref, args)
+        path = subjects_cache.entry_path(hist.git_dir, ref, args, hist.shallow_file)
         text = subjects_cache.load(path)
         hist._walks[key] = (subjects_cache.Kept(text) if text is not None
                             else subjects_cache.Keeping(SplitWalk(hist.runner, ref), path))

@@ -28,11 +28,12 @@ FORMAT = b"reviewtool-subjects-1\n"
 KEEP = 32  # entries kept (the most recently used): a fetch a day would otherwise add one a day
 
 
-def entry_path(git_dir: Path, ref: str | None, args: Sequence[str]) -> Path | None:
-    """Where the log of `args` from commit `ref` is kept; None when `ref` is not a commit id."""
+def entry_path(git_dir: Path, ref: str | None, args: Sequence[str], shallow: Path | None = None) -> Path | None:
+    """Where the log of `args` from commit `ref` is kept; None when `ref` is not a commit id.
+    `shallow`: the repository's shallow file (`git rev-parse --git-path shallow`)."""
     if not ref or not _FULL_ID_RE.match(ref):
         return None
-    shallow = git_dir / "shallow"
+    shallow = shallow or git_dir / "shallow"
     try:
         boundary = shallow.read_bytes() if shallow.is_file() else b""
     except OSError:
