@@ -19,9 +19,10 @@ import io
 import os
 import pickle
 import stat
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from .. import cachedir
 
 FORMAT = 1  # bump when Maintainers, Section or the matchers change shape
 KEEP = 16  # repositories whose entry is kept (the most recently used; a kernel's is 1.5 MB)
@@ -45,9 +46,8 @@ class _OursOnly(pickle.Unpickler):
 
 
 def _entry_path(repo: Path) -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     key = hashlib.sha256(str(repo.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:32]
-    return Path(base) / "reviewtool" / "maintainers" / f"{key}.pickle"
+    return cachedir.root("maintainers") / f"{key}.pickle"
 
 
 def _digest(*texts: str) -> str:
@@ -72,10 +72,7 @@ def load(repo: Path, text: str, mailmap_text: str) -> Any | None:
         return None
     if not _same_directories(repo, answers):
         return None  # a directory appeared or went away: patterns read differently now
-    try:
-        os.utime(_entry_path(repo))  # used now: the last to be pruned
-    except OSError:
-        pass
+    cachedir.mark_used(_entry_path(repo))
     return maintainers
 
 
@@ -101,21 +98,9 @@ def _same_directories(repo: Path, answers: dict[str, bool]) -> bool:
 def store(repo: Path, text: str, mailmap_text: str, answers: dict[str, bool], maintainers: Any) -> None:
     """Keep `maintainers` (built from these files, with these directory answers) for next time."""
     path = _entry_path(repo)
-    written = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         data = pickle.dumps((FORMAT, _digest(text, mailmap_text), answers, maintainers), protocol=5)
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".tmp-", delete=False) as f:
-            written = f.name
-            f.write(data)
-        os.replace(written, path)  # readers see the old entry or the new one, never a part
-    except (OSError, pickle.PicklingError):
-        if written is not None:
-            Path(written).unlink(missing_ok=True)
+    except pickle.PicklingError:
         return
-    try:
-        entries = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
-        for old in entries[KEEP:]:
-            old.unlink(missing_ok=True)
-    except OSError:  # another command pruned at the same time
-        pass
+    if cachedir.write_atomically(path, data):
+        cachedir.keep_newest(path.parent, "*.pickle", KEEP)

@@ -14,13 +14,12 @@ recently used entries are kept (about half a megabyte each for a kernel).
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import tempfile
 import zlib
 from pathlib import Path
 from typing import Sequence
 
+from .. import cachedir
 from .gitbatch import GitResult
 
 _FULL_ID_RE = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
@@ -40,8 +39,7 @@ def entry_path(git_dir: Path, ref: str | None, args: Sequence[str], shallow: Pat
         return None
     key = hashlib.sha256(b"\0".join([str(git_dir.resolve()).encode("utf-8", "surrogateescape"), ref.encode(),
                                      "\0".join(args).encode("utf-8", "surrogateescape"), boundary])).hexdigest()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "reviewtool" / "subjects" / f"{key[:40]}.z"
+    return cachedir.root("subjects") / f"{key[:40]}.z"
 
 
 def load(path: Path | None) -> str | None:
@@ -53,39 +51,14 @@ def load(path: Path | None) -> str | None:
         return None
     if not data.startswith(FORMAT):
         return None
-    try:
-        os.utime(path)  # used now: the last to be pruned
-    except OSError:
-        pass
+    cachedir.mark_used(path)
     return data[len(FORMAT):].decode("utf-8", "surrogateescape")
 
 
 def store(path: Path | None, text: str) -> None:
-    if path is None:
-        return
-    written = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        data = zlib.compress(FORMAT + text.encode("utf-8", "surrogateescape"), 1)
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".tmp-", delete=False) as f:
-            written = f.name
-            f.write(data)
-        os.replace(written, path)  # readers see a whole entry or none
-    except OSError:
-        if written is not None:
-            Path(written).unlink(missing_ok=True)
-        return
-    _prune(path.parent)
-
-
-def _prune(directory: Path) -> None:
-    """Keep the KEEP most recently used entries."""
-    try:
-        entries = sorted(directory.glob("*.z"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
-        for old in entries[KEEP:]:
-            old.unlink(missing_ok=True)
-    except OSError:  # another command pruned at the same time
-        pass
+    data = zlib.compress(FORMAT + text.encode("utf-8", "surrogateescape"), 1)
+    if path is not None and cachedir.write_atomically(path, data):
+        cachedir.keep_newest(path.parent, "*.z", KEEP)
 
 
 class Kept:

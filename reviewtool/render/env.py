@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import textwrap
 from functools import lru_cache
@@ -171,9 +170,10 @@ def _code_cache(jinja2, options: dict) -> "jinja2.BytecodeCache | None":
             except OSError:
                 pass
 
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    from .. import cachedir
+
     tag = hashlib.sha256(repr(sorted(options.items())).encode()).hexdigest()[:12]
-    directory = Path(base) / "reviewtool" / "templates" / tag
+    directory = cachedir.root("templates") / tag
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError:

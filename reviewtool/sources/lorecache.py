@@ -14,14 +14,15 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import cachedir
+
 DEFAULT_TTL_S = 600.0
 _TMP_PREFIX = ".tmp-"
 _STALE_TMP_S = 3600.0  # temp files of killed runs older than this are removed
 
 
 def cache_root() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "reviewtool" / "threads"
+    return cachedir.root("threads")
 
 
 @dataclass(frozen=True)
