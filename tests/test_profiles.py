@@ -72,7 +72,8 @@ def test_list_order_decides_between_lists(tmp_path, check_json):
     assert check_json(to_nf).json["series"]["profile"] == "netfilter"
     to_lkml = _single(tmp_path, "[PATCH] netfilter: foo", to="Some One <x@example.org>, linux-kernel@vger.kernel.org",
                       cc="netfilter-devel@vger.kernel.org", name="lkml.mbox")
-    assert check_json(to_lkml).json["series"]["profile"] == "generic"
+    # LKML is Cc'd on nearly everything: the subsystem list behind it decides.
+    assert check_json(to_lkml).json["series"]["profile"] == "netfilter"
 
 
 def test_profile_option_and_unknown_profile(tmp_path, check_json, cli):
@@ -190,3 +191,17 @@ def test_repository_profile_changes_the_review(tmp_path, cli):
     assert res.json["series"]["profile"] == "can"
     hit = next(f for f in res.json["findings"] if f["rule"] == "net-next-closed")
     assert hit["message"].startswith("can-next was closed when this was posted")
+
+
+def test_a_subsystem_list_beats_lkml_in_front_of_it():
+    # Real postings put LKML first in Cc and netdev@ later; netdev's policy still applies.
+    profiles = shipped_profiles()
+    lkml_first = ("Rob Herring <robh@kernel.org>", "linux-kernel@vger.kernel.org, netdev@vger.kernel.org")
+    p, why = select_profile(profiles, name=None, tags=(), recipients=lkml_first)
+    assert p.name == "netdev" and why == "sent to netdev@vger.kernel.org"
+    # Two subsystem lists: the first one written wins, as before.
+    p, _ = select_profile(profiles, name=None, tags=(),
+                          recipients=("bpf@vger.kernel.org", "netdev@vger.kernel.org"))
+    assert p.name == "bpf"
+    p, why = select_profile(profiles, name=None, tags=(), recipients=("linux-kernel@vger.kernel.org",))
+    assert p.name == "generic" and why == "sent to linux-kernel@vger.kernel.org"

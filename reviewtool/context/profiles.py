@@ -6,7 +6,8 @@ name its default with a top-level `profile = "NAME"` or `git config reviewtool.p
 
 Selection order: `--profile`, a subject tag naming one of a profile's trees (exact token:
 `bpf-next/net` is not `net`), the repository's default, the first list address in To/Cc that a
-profile claims, and finally `generic`.
+profile claims (a profile with trees before one without: netdev@ in Cc beats LKML in To), and
+finally `generic`.
 """
 
 from __future__ import annotations
@@ -251,8 +252,9 @@ def select_profile(profiles: dict[str, Profile], *, name: str | None, tags: Iter
             raise ConfigError(f"{default[1]} names unknown profile {default[0]!r} "
                               f"(known: {', '.join(sorted(profiles))})")
         return profiles[default[0]], f"repository default ({default[1]})"
-    for addr in _addresses(recipients):
-        for p in profiles.values():
-            if addr in p.lists:
-                return p, f"sent to {addr}"
+    # A subsystem's list says more than LKML, which is Cc'd on nearly everything: the first
+    # address (To before Cc) that a profile with trees claims wins over an earlier LKML.
+    claimed = [(addr, p) for addr in _addresses(recipients) for p in profiles.values() if addr in p.lists]
+    for addr, p in sorted(claimed, key=lambda c: not c[1].trees):
+        return p, f"sent to {addr}"
     return profiles["generic"], "no tree tag or known list: generic rules"
