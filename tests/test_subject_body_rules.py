@@ -74,6 +74,45 @@ def test_subject_project_tag_before_patch(tmp_path, check_json):
     assert res.json["series"]["profile"] == "netdev"
     assert found and "'net-next' is placed before PATCH" in found[0]["message"]
     assert "[PATCH net-next" in found[0]["advice"]
+    # Unambiguous and read right by patchwork and NIPA: a note on the form, not a warning.
+    assert found[0]["severity"] == "info"
+    assert res.json["verdict"]["patches"][0]["declared"] == "net-next"
+
+
+def test_subject_tree_tags_as_people_write_them(tmp_path, check_json):
+    # The tree each form means, whether the form is reported, and at which severity.
+    forms = {"[PATCH -next]": ("net-next", "warning"), "[PATCH NET]": ("net", "warning"),
+             "[PATCH net-nxt]": ("net-next", "warning"), "[PATCH netnext]": ("net-next", "warning"),
+             "[PATCH net-next,v3]": ("net-next", None), "[net-next v2]": ("net-next", "info")}
+    for i, (prefix, (tree, severity)) in enumerate(forms.items()):
+        res = check_json(single(tmp_path, f"{prefix} net: foo: add the bar knob", name=f"f{i}.mbox"))
+        assert res.json["verdict"]["patches"][0]["declared"] == tree, prefix
+        assert not hits(res, "tree-tag-missing"), prefix
+        found = hits(res, "subject-format")
+        assert [f["severity"] for f in found] == ([severity] if severity else []), (prefix, found)
+    # One edit away from a long tree name only: `nett` is not read as `net`.
+    res = check_json(single(tmp_path, "[PATCH nett] net: foo: add the bar knob", name="nett.mbox"))
+    assert res.json["verdict"]["patches"][0]["declared"] is None and hits(res, "tree-tag-missing")
+
+
+def test_subject_without_patch_keyword_is_one_note_for_the_series(tmp_path, check_json):
+    # `[net-next v4 0/2]` and its patches: the tools read it; one info for the whole series.
+    mails = [Mail("[net-next v4 0/2] foo: two knobs", cover_body()),
+             Mail("[net-next v4 1/2] foo: add knob one", patch_body()),
+             Mail("[net-next v4 2/2] foo: add knob two", patch_body())]
+    res = check_json(write(tmp_path, thread(*mails)))
+    (found,) = hits(res, "subject-format")
+    assert found["patch"] is None and found["severity"] == "info"
+    assert "has no PATCH keyword (all 3 mails)" in found["message"]
+    assert [p["declared"] for p in res.json["verdict"]["patches"]] == ["net-next", "net-next"]
+
+
+def test_subject_length_is_a_note_until_it_reads_as_a_sentence(tmp_path, check_json):
+    summary = "foo: " + "x" * 80
+    res = check_json(single(tmp_path, f"[PATCH net-next] {summary}"))
+    assert [f["severity"] for f in hits(res, "subject-format")] == ["info"]
+    res = check_json(single(tmp_path, f"[PATCH net-next] foo: {'y' * 110}", name="long.mbox"))
+    assert [f["severity"] for f in hits(res, "subject-format")] == ["warning"]
 
 
 def test_cover_letter_subject(tmp_path, check_json):

@@ -145,10 +145,19 @@ def test_tree_tag_missing(check_json, tmp_path):
     for name in ("nft-parser-scope-0-3.mbox", "stable-5.10-nf-fixes-0-2.mbox", "iptables-covscan-fixes-0-6.mbox"):
         assert not hits(check_json(CORPUS / "netfilter-devel" / name, *TREE), "tree-tag-missing"), name
     # A tag that is not one of the profile's trees is named; `can:` patches are exempt (profile data).
+    other = write(tmp_path, thread(Mail("[PATCH IPV6] net: foo: add an xdp module parameter",
+                                        patch_body("Make XDP optional.", diff=MODPARAM_DIFF))), "other.mbox")
+    (hit,) = hits(check_json(other, *TREE), "tree-tag-missing")
+    assert "the tag [IPV6] is not one of them" in hit["message"] and "[PATCH net-next] (it is new work)" in hit["advice"]
+    # A tree written in a form the profile reads (`-next`) names a tree: no "no tree named", but
+    # the form is reported.
     minus = write(tmp_path, thread(Mail("[PATCH -next] net: foo: add an xdp module parameter",
                                         patch_body("Make XDP optional.", diff=MODPARAM_DIFF))), "minus.mbox")
-    (hit,) = hits(check_json(minus, *TREE), "tree-tag-missing")
-    assert "the tag [-next] is not one of them" in hit["message"] and "[PATCH net-next] (it is new work)" in hit["advice"]
+    res = check_json(minus, "--select", "tree", "--select", "subject-format")
+    assert not hits(res, "tree-tag-missing")
+    (form,) = hits(res, "subject-format")
+    assert form["severity"] == "warning" and "'-next' reads as net-next" in form["message"]
+    assert res.json["verdict"]["patches"][0]["declared"] == "net-next"
     can = write(tmp_path, thread(Mail("[PATCH] can: foo: fix the bar", patch_body())), "can.mbox")
     assert not hits(check_json(can, *TREE), "tree-tag-missing")
 

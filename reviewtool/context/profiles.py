@@ -36,6 +36,31 @@ class TreeSpec:
 
 
 @dataclass(frozen=True)
+class TreeReading:
+    """The tree a subject tag names, and how it was written: "exact", "case" (`NET-NEXT`),
+    "alias" (a form the profile lists, `-next`) or "spelling" (one edit away, `net-nxt`)."""
+
+    spec: TreeSpec
+    written: str
+    how: str
+
+
+def _osa_distance(a: str, b: str) -> int:
+    """Edits (insert, delete, substitute, swap two neighbours) that turn a into b."""
+    d = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+    return d[-1][-1]
+
+
+_MIN_SPELLING_LEN = 5  # `net` and `bpf` are too short to guess a misspelling of
+
+
+@dataclass(frozen=True)
 class Profile:
     name: str
     description: str = ""
@@ -46,6 +71,7 @@ class Profile:
     test_paths: tuple[str, ...] = ()  # where tests live (test-only patches)
     docs_paths: tuple[str, ...] = ()  # documentation-only prefixes (and MAINTAINERS-like files)
     untagged_prefixes: tuple[str, ...] = ()  # subject summaries exempt from a tree tag ("can: ")
+    tree_aliases: dict[str, str] = field(default_factory=dict)  # tag as people write it -> tree ("-next")
     severity: dict[str, str] = field(default_factory=dict)  # rule name -> severity override
     disabled: tuple[str, ...] = ()  # rules this project does not want
     settings: dict[str, Any] = field(default_factory=dict)  # max_patches, cover_letter_min, ...
@@ -57,13 +83,38 @@ class Profile:
                 return t
         return None
 
-    def declared_tree(self, tags: Iterable[str]) -> TreeSpec | None:
+    def exact_tree(self, tags: Iterable[str]) -> TreeSpec | None:
         """The first subject tag that names one of this profile's trees, matched exactly."""
         for tag in tags:
             spec = self.tree(tag)
             if spec:
                 return spec
         return None
+
+    def read_tree(self, tags: Iterable[str]) -> TreeReading | None:
+        """The tree the subject means: an exact tag first, else a tag written in another case, an
+        alias the profile lists, or a misspelling one edit away from a tree name."""
+        tags = list(tags)
+        spec = self.exact_tree(tags)
+        if spec is not None:
+            return TreeReading(spec, spec.name, "exact")
+        for tag in tags:
+            low = tag.lower()
+            spec = self.tree(low)
+            if spec is not None:
+                return TreeReading(spec, tag, "case")
+            alias = self.tree(self.tree_aliases.get(low))
+            if alias is not None:
+                return TreeReading(alias, tag, "alias")
+            near = [t for t in self.trees if len(t.name) >= _MIN_SPELLING_LEN and _osa_distance(low, t.name) == 1]
+            if len(near) == 1:
+                return TreeReading(near[0], tag, "spelling")
+        return None
+
+    def declared_tree(self, tags: Iterable[str]) -> TreeSpec | None:
+        """The tree the subject tags mean (see read_tree)."""
+        reading = self.read_tree(tags)
+        return reading.spec if reading else None
 
     def series_tree(self, series) -> TreeSpec | None:
         """The tree the series' first mail names in its subject ([PATCH net 1/3]), if any."""
@@ -129,6 +180,7 @@ def _profile(name: str, data: dict[str, Any], origin: str) -> Profile:
             test_paths=_str_list(data, "test_paths", origin, name) if "test_paths" in data else DEFAULT_TEST_PATHS,
             docs_paths=_str_list(data, "docs_paths", origin, name) if "docs_paths" in data else DEFAULT_DOCS_PATHS,
             untagged_prefixes=_str_list(data, "untagged_prefixes", origin, name),
+            tree_aliases=_aliases(data, names, origin, name),
             severity={k: str(v) for k, v in rules.get("severity", {}).items()},
             disabled=_str_list(rules, "disable", origin, name),
             settings=dict(settings),
@@ -136,6 +188,16 @@ def _profile(name: str, data: dict[str, Any], origin: str) -> Profile:
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ConfigError(f"{origin}: profile {name!r} is malformed ({exc})") from exc
+
+
+def _aliases(data: dict[str, Any], trees: list[str], origin: str, name: str) -> dict[str, str]:
+    aliases = data.get("tree_aliases", {})
+    if not isinstance(aliases, dict) or not all(isinstance(v, str) for v in aliases.values()):
+        raise ConfigError(f"{origin}: profile {name!r}: tree_aliases must map tags to tree names")
+    unknown = sorted(v for v in aliases.values() if v not in trees)
+    if unknown:
+        raise ConfigError(f"{origin}: profile {name!r}: tree_aliases name unknown trees: " + ", ".join(unknown))
+    return {k.lower(): v for k, v in aliases.items()}
 
 
 def shipped_profiles() -> dict[str, Profile]:
@@ -211,7 +273,7 @@ def _as_data(p: Profile) -> dict[str, Any]:
                        "closed_in_merge_window": t.closed_in_merge_window} for t in p.trees],
             "paths": list(p.paths), "excluded_paths": list(p.excluded_paths),
             "test_paths": list(p.test_paths), "docs_paths": list(p.docs_paths),
-            "untagged_prefixes": list(p.untagged_prefixes),
+            "untagged_prefixes": list(p.untagged_prefixes), "tree_aliases": dict(p.tree_aliases),
             "rules": {"severity": dict(p.severity), "disable": list(p.disabled)}, "settings": dict(p.settings)}
 
 
@@ -243,7 +305,7 @@ def select_profile(profiles: dict[str, Profile], *, name: str | None, tags: Iter
         return profiles[name], "chosen with --profile"
     tags = list(tags)
     for p in profiles.values():
-        spec = p.declared_tree(tags)
+        spec = p.exact_tree(tags)
         if spec:
             return p, f"subject tag [{spec.name}]"
     default = repo_default_profile(repo, config)

@@ -12,6 +12,7 @@ from .registry import Hit, Severity, rule
 _PLACEHOLDER_RE = re.compile(r"\*\*\*\s*SUBJECT HERE\s*\*\*\*", re.I)
 _REVERT_RE = re.compile(r"^(Revert|Reapply)\s+\"", re.I)
 _COUNTERISH_RE = re.compile(r"(^|,)(v\d+|\d+/\d+)(,|$)", re.I)
+_LENGTH_WARN = 100  # past this a summary is a sentence, not a subject; up to it maintainers let it pass
 _FORMAT_ADVICE = ("Let git format-patch write the prefix (`git format-patch -v N --subject-prefix='PATCH tree'`) "
                   "or send with b4, which both produce `[PATCH tree vN M/N] subsystem: summary`.")
 
@@ -42,7 +43,7 @@ def _prefix_problem(p: Patch) -> str | None:
         # that is the archive's rendering, not what the author sent.
         if any("," in b and _COUNTERISH_RE.search(b.replace(" ", "")) for b in s.brackets):
             return None
-        return f"no PATCH keyword in the prefix [{'] ['.join(s.brackets)}]"
+        return _NO_KEYWORD
     if not s.summary:
         return "nothing follows the prefix"
     if s.summary.startswith(":"):
@@ -50,21 +51,50 @@ def _prefix_problem(p: Patch) -> str | None:
     return None
 
 
+_NO_KEYWORD = "no PATCH keyword in the prefix"
+
+
+def _keyword_problem(p: Patch) -> _Problem:
+    """`[net-next v4 1/2]`: b4, patchwork and NIPA still read it, so it is a note on the form."""
+    return _Problem("prefix", p.counter, f"the prefix [{'] ['.join(p.subject.brackets)}] has no PATCH keyword",
+                    (p.subject.raw,), _FORMAT_ADVICE, Severity.INFO)
+
+
+def _tree_problem(p: Patch, ctx) -> _Problem | None:
+    """A tree tag the profile reads, written in a form its tools may not (`-next`, `NET`, `net-nxt`)."""
+    reading = ctx.profile.read_tree(p.subject.tags)
+    if reading is None or reading.how == "exact":
+        return None
+    why = {"case": "tree names are written in lower case",
+           "alias": f"'{reading.written}' is not a {ctx.profile.name} tree name",
+           "spelling": f"'{reading.written}' is not a {ctx.profile.name} tree name"}[reading.how]
+    return _Problem("tree", p.counter, f"the tree tag '{reading.written}' reads as {reading.spec.name}, but {why}",
+                    (p.subject.raw,), f"Write `[PATCH {reading.spec.name} ...]`: patchwork and the CI match tree "
+                                      "names exactly, and guess (or skip the series) otherwise.")
+
+
 def _patch_problems(series: Series, p: Patch, ctx) -> list[_Problem]:
     s = p.subject
     out: list[_Problem] = []
     prefix = _prefix_problem(p)
-    if prefix:
+    if prefix == _NO_KEYWORD:
+        out.append(_keyword_problem(p))
+        prefix = None
+    elif prefix:
         message = prefix if not s.raw.strip() else f"garbled subject prefix: {prefix}"
         out.append(_Problem("prefix", p.counter, message, (s.raw,), _FORMAT_ADVICE))
+    tree = _tree_problem(p, ctx)
+    if tree is not None:
+        out.append(tree)
     for problem in s.problems:
         m = re.match(r"'(.+)' placed before PATCH", problem)
         # `[iptables PATCH]`, `[qemu-web PATCH]` are accepted conventions of their lists; only a
         # tree of the target project's own (`[net-next PATCH]`) is out of place.
+        # Unambiguous, and read right by patchwork and NIPA: a note, not a warning.
         if m and ctx.profile.tree(m.group(1)):
             out.append(_Problem("order", p.counter, f"the tree tag '{m.group(1)}' is placed before PATCH",
-                                (s.raw,), f"Write `[PATCH {m.group(1)} ...]`: tools that route patches by "
-                                          "tree (patchwork, NIPA) read the tag after PATCH."))
+                                (s.raw,), f"Write `[PATCH {m.group(1)} ...]`, the form the netdev and kernel "
+                                          "documentation show.", Severity.INFO))
     summary = s.summary.strip()
     if not summary or prefix or s.pull:
         return out
@@ -77,14 +107,17 @@ def _patch_problems(series: Series, p: Patch, ctx) -> list[_Problem]:
     if limit and len(summary) > int(limit) and not _REVERT_RE.match(summary):
         out.append(_Problem("length", p.counter, f"the summary is {len(summary)} characters long; the "
                             f"{ctx.profile.name} limit is {limit}", (summary,),
-                            "Shorten the summary to say what the patch does; details belong in the body."))
+                            "Shorten the summary to say what the patch does; details belong in the body.",
+                            None if len(summary) > _LENGTH_WARN else Severity.INFO))
     return out
 
 
-def _cover_problems(series: Series, cover: Patch) -> list[_Problem]:
+def _cover_problems(series: Series, cover: Patch, ctx) -> list[_Problem]:
     s = cover.subject
     if s.pull or s.problems:  # a garbled counter is series-numbering's to report
         return []
+    if s.counter == 0 and not s.is_patch and s.brackets:  # `[net-next v4 0/2]`: only the keyword is missing
+        return [_keyword_problem(cover)] + [t for t in (_tree_problem(cover, ctx),) if t]
     if _PLACEHOLDER_RE.search(s.raw) or not s.summary.strip():
         return [_Problem("cover", 0, "the cover letter has no subject: it still reads "
                          f"{s.raw!r}", (s.raw,), "Write a one-line summary of the series into the "
@@ -94,7 +127,12 @@ def _cover_problems(series: Series, cover: Patch) -> list[_Problem]:
         return [_Problem("cover", 0, f"the cover letter's subject is not of the form `{want} summary`",
                          (s.raw,), "Generate the cover letter with `git format-patch --cover-letter` (or b4 "
                                    f"send) so its subject reads `{want} <summary of the series>`.")]
-    return []
+    return [t for t in (_tree_problem(cover, ctx),) if t]
+
+
+def _generic(message: str) -> str:
+    """The message without the one bracket it quotes, so `[net-next v4 1/2]` and `2/2` read as one."""
+    return re.sub(r"the prefix \[.*\] has", "the prefix has", message)
 
 
 @rule("subject-format", family="subject", severity="warning",
@@ -113,15 +151,18 @@ def subject_format(series, ctx):
     """
     problems: list[_Problem] = []
     if series.cover is not None:
-        problems += _cover_problems(series, series.cover)
+        problems += _cover_problems(series, series.cover, ctx)
     for p in series.patches:
         problems += _patch_problems(series, p, ctx)
-    # One series-level note when every patch shares a prefix problem, instead of one per patch.
-    for kind in ("prefix", "subsystem"):
-        same = [x for x in problems if x.kind == kind and x.counter != 0]
-        if len(series.patches) > 1 and len(same) == len(series.patches) and len({x.message for x in same}) == 1:
+    # One series-level note when every mail shares a prefix problem, instead of one per mail.
+    for kind in ("prefix", "subsystem", "tree", "order"):
+        same = [x for x in problems if x.kind == kind]
+        patches = [x for x in same if x.counter != 0]
+        messages = {_generic(x.message) for x in same}
+        if len(series.patches) > 1 and len(patches) == len(series.patches) and len(messages) == 1:
             problems = [x for x in problems if x not in same]
-            yield Hit(f"{same[0].message} (all {len(same)} patches)",
-                      evidence=tuple(e for x in same for e in x.evidence), advice=same[0].advice)
+            yield Hit(f"{messages.pop()} (all {len(same)} {'mails' if len(same) > len(patches) else 'patches'})",
+                      evidence=tuple(e for x in same for e in x.evidence)[:4], advice=same[0].advice,
+                      severity=same[0].severity)
     for x in problems:
         yield Hit(x.message, patch=x.counter, evidence=x.evidence, advice=x.advice, severity=x.severity)
