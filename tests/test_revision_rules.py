@@ -85,6 +85,31 @@ def test_changelog_missing_built_and_silent_when_patches_are_missing(tmp_path, c
     assert hits(check_json(CORPUS / "nipa/good.mbox"), "changelog-missing") == []
 
 
+def test_changelog_in_the_forms_people_write(tmp_path, check_json):
+    # Each of these is a log of what changed, in a cover letter as netdev authors write them.
+    for i, notes in enumerate(("v2 changes:\n1. add patch 1", "Version 2 changes:\n- drop patch 4",
+                               "Change since v1:\n- use the helper", "v1\u2026v2: https://lore.kernel.org/all/x@y",
+                               "v1 link: https://lore.kernel.org/netdev/x@y/", "- Link to v1: https://lore.kernel.org/r/x@y")):
+        mails = series_mails(2, version=2)
+        mails[0].body = cover_body(text="This series fixes two things in foo.\n\n" + notes)
+        assert hits(check_json(write(tmp_path, thread(*mails), f"f{i}.mbox")), "changelog-missing") == [], notes
+    # "Problem description:" and "Changes the default" are prose, not a log.
+    mails = series_mails(2, version=2)
+    mails[0].body = cover_body(text="Problem description:\nChanges the default of foo.")
+    assert hits(check_json(write(tmp_path, thread(*mails), "prose.mbox")), "changelog-missing")
+
+
+def test_changelog_silent_when_the_cover_letter_is_not_in_the_input(tmp_path, check_json):
+    # v2 1/2 and 2/2 both answer a cover letter the input lacks: the log is likely there.
+    mails = series_mails(2, version=2)[1:]
+    for m in mails:
+        m.in_reply_to = "cover-letter-not-here@example.org"
+    assert hits(check_json(write(tmp_path, thread(*mails))), "changelog-missing") == []
+    # Threaded to each other instead (2/2 answers 1/2): no cover letter was sent, the log is missing.
+    chained = series_mails(2, version=2, cover=False)
+    assert hits(check_json(write(tmp_path, thread(*chained), "chained.mbox")), "changelog-missing")
+
+
 # changelog-above-cut ----------------------------------------------------------------------------
 
 def test_changelog_above_cut_real(check_json):

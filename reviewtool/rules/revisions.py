@@ -17,15 +17,31 @@ _VERSION_NOTE_RE = re.compile(
     r"^\s*(?:[-*]\s*)?(?:\[?v\d+\]?\s*[:)\]]|v\d+\s*(?:->|-->|→|=>|\.\.|to|vs\.?|-)\s*v\d+\b|v\d+\s*$"
     r"|(?:changes|changelog|change\s+log|revision\s+history)\b[^\n]{0,20}?\bv\d+\s*:?\s*$|since\s+v\d+\s*:?\s*$)",
     re.I | re.M)
-# Looser, for "is there any log at all": also "Changes:", "Changes since the last version", "Changes from RFC".
+# Looser, for "is there any log at all": also "Changes:", "Changes since the last version", "Changes from RFC",
+# "Change since v1:", "v2 changes:", "Version 2 changes:", "v1...v2: <link>", "v1 link:", "Link to v1:".
 _ANY_LOG_RE = re.compile(
-    r"^\s*(?:[-*]\s*)?(?:changes|changelog|change\s+log)\b[^\n]{0,40}?(?::\s*$|\b(?:v\d+|rfc|previous|last|earlier)\b)",
+    r"^\s*(?:[-*]\s*)?(?:"
+    r"(?:changes?|changelog|change\s+log|updates?)\b[^\n]{0,40}?(?::\s*$|\b(?:v\d+|version\s*\d+|rfc|previous|last|earlier)\b)"
+    r"|(?:v|version\s*)\d+\s+(?:changes?|changelog|updates?|notes?)\b"
+    r"|v\d+\s*(?:\.\.\.?|\u2026)\s*v\d+"
+    r"|(?:v|version\s*)\d+\s+(?:link|posting|thread)\s*:"
+    r"|link\s+to\s+(?:v\d+|the\s+(?:previous|last|earlier)\s+(?:version|revision|posting))\b)",
     re.I | re.M)
 _DROP_NOTE_RE = re.compile(
     r"(?:drop|remov|omit|did\s*n[o']t\s+(?:carry|keep|add|pick)|not\s+(?:carried|kept|picked|added))\w*\b[^\n]{0,60}?"
     r"\b(?:tags?|trailers?|reviewed-by|acked-by|tested-by|r-b|a-b|t-b|reviews?|acks?)\b"
     r"|\b(?:tags?|trailers?|reviewed-by|acked-by|tested-by|r-b|a-b|t-b|reviews?|acks?)\b[^\n]{0,60}?"
     r"\b(?:dropped|removed|omitted|not\s+(?:carried|kept|picked|added))", re.I)
+
+
+def cover_not_in_input(series: Series) -> bool:
+    """Numbered patches that all answer one message the input lacks: their cover letter (git
+    send-email threads every patch to it), which did not come along."""
+    if series.cover is not None or series.expected < 2 or not series.patches:
+        return False
+    parents = {p.in_reply_to for p in series.patches}
+    known = {p.msgid for p in series.all_mails} | {r.msgid for r in series.replies}
+    return len(parents) == 1 and None not in parents and not parents & known
 
 
 def _has_version_log(text: str, *, strict: bool) -> bool:
@@ -47,7 +63,7 @@ def changelog_missing(series, ctx):
     """
     if series.revision < 2 or series.first is None or is_pull_request(series):
         return
-    if series.cover is None and series.missing:
+    if series.cover is None and (series.missing or cover_not_in_input(series)):
         return  # the log may be in a cover letter or patch that is not in the input
     # A partial reroll reuses mails of the previous revision: only this revision's mails count.
     mails = [m for m in series.all_mails if m.subject.revision == series.revision] or list(series.all_mails)
