@@ -179,10 +179,38 @@ def test_commit_reference_built(tmp_path, check_json):
         [   12.345679] RAX: ffff888104c1d000 RBX: ffff888104c1d0a8
         """)
     res = check_json(single(tmp_path, "[PATCH net] net: foo: read the length first", body))
-    messages = [f["message"] for f in hits(res, "commit-reference-format", 1)]
-    assert len(messages) == 2, messages
-    assert "abbreviated to 8 characters" in messages[0]
-    assert "1234567890ab is not followed by its subject" in messages[1]
+    (found,) = hits(res, "commit-reference-format", 1)  # one finding per patch, the lines listed
+    assert "2 commit references are not written as commit <12+ hex>" in found["message"]
+    assert "(lines 1, 2)" in found["message"] and "abbreviated to 8 characters" in found["message"]
+    assert found["evidence"] == ["The check was moved by commit 1234abcd, so the length is read too late.",
+                                 "It was added in commit 1234567890ab and never worked on big endian."]
+    one = check_json(single(tmp_path, "[PATCH net] net: foo: read the length first",
+                            patch_body(message="It was added in commit 1234567890ab and never worked."), name="one.mbox"))
+    (found,) = hits(one, "commit-reference-format", 1)
+    assert found["message"] == "line 1: commit 1234567890ab is not followed by its subject in (\"...\")"
+
+
+def test_commit_reference_dumps_addresses_and_back_references(tmp_path, check_json):
+    # A crash-utility backtrace: PID/TASK lines and `[stack] function at address` frames.
+    crash = """        call stack:
+        PID: 210933  TASK: ffff92424e5ec080  CPU: 13  COMMAND: "kworker/u96:2"
+        [ffffa7a8e96bbac0] __schedule at ffffffffb0719898
+        [ffffa7a8e96bbb48] schedule at ffffffffb0719e9e
+
+        Thread 210933 holds the rtnl_mutex while ffff92424e5ec080 waits."""
+    res = check_json(single(tmp_path, "[PATCH net-next] bonding: use a rwlock", patch_body(message=crash)))
+    assert hits(res, "commit-reference-format") == []
+    # An id named with its subject in the Fixes tag (or as the reverted commit) may be repeated bare.
+    back = """        This reverts commit 2c87c6f9fbddc5b84d67b2fa3f432fcac6d99d93.
+        The commit a3a57bf07de2 is the proper workaround for what 2c87c6f9fbdd tried to address."""
+    res = check_json(single(tmp_path, "[PATCH net] Revert \"net: phy: foo: improve link-up\"",
+                            patch_body(message=back), name="back.mbox"))
+    (found,) = hits(res, "commit-reference-format")
+    assert "a3a57bf07de2" in found["message"] and "2c87c6f9fbdd" not in found["message"]
+    # Commit (SHA1: <40 hex>) in prose is a commit reference to write properly.
+    sha1 = "Commit (SHA1: 0123456789abcdef0123456789abcdef01234567) moved the check."
+    res = check_json(single(tmp_path, "[PATCH net] net: foo: check first", patch_body(message=sha1), name="sha1.mbox"))
+    assert hits(res, "commit-reference-format")
 
 
 # trailer-block-broken ---------------------------------------------------------------------------

@@ -21,8 +21,16 @@ _EXEMPT_LINE_RE = re.compile(
     r"|This reverts commit |\(cherry[ -]picked from commit |\[\s*upstream commit |upstream commit "
     r"|commit [0-9a-f]{12,64} upstream\b|https?://)", re.I)
 # A pasted oops or log: ids in it are addresses and hashes, not commits (checkpatch does the same).
+# Also the crash utility's `bt` output (`PID: 210933  TASK: ffff...`, `[ffffa7a8...] __schedule at ffff...`).
 _DUMP_RE = re.compile(r"(\[\s*\d+\.\d+\]|Call Trace:|\bRIP:|\bBUG:|\bWARNING:|\bCode:|\bRSP:|\bRAX:|Hardware name:"
-                      r"|Workqueue:|\+0x[0-9a-f]+/0x[0-9a-f]+|^\s*[0-9a-f]{8,16}:\s)", re.M)
+                      r"|Workqueue:|\+0x[0-9a-f]+/0x[0-9a-f]+|^\s*[0-9a-f]{8,16}:\s|\bPID:\s*\d+\s+TASK:"
+                      r"|^\s*(?:#\d+\s+)?\[[0-9a-f]{8,16}\]\s+\S+\s+at\s+[0-9a-f]+)", re.M)
+# Kernel and user-space addresses of 64-bit machines: never commit ids.
+_ADDRESS_RE = re.compile(r"^(?:ffff|0000)[0-9a-f]{12}$")
+# An id named properly somewhere in the message: `Fixes: <id> ("...")`, `commit <id> ("...")`,
+# `This reverts commit <id>`. A later bare mention of it (or of its prefix) is a back-reference.
+_INTRODUCED_RE = re.compile(r"(?:\bcommit\s+|^\s*Fixes:\s*)([0-9a-f]{8,64})\b(?=\s*\(\"|\.?\s*$)"
+                            r"|\breverts\s+commit\s+([0-9a-f]{8,64})", re.I | re.M)
 _FIXES_IN_PROSE_RE = re.compile(r"^\s*Fixes:\s*(commit\s+)?[0-9a-f]{5,}", re.I)
 
 
@@ -120,34 +128,57 @@ def commit_reference_format(series, ctx):
     for p in series.patches:
         if p.subject.pull:
             continue
-        lines = _description_lines(p)
-        dumps = _dump_paragraph_lines(lines)
-        texts = [line for _, line in lines]
-        for i, (n, line) in enumerate(lines):
-            if _EXEMPT_LINE_RE.match(line):
+        found = list(_reference_problems(p))
+        if found:
+            yield _reference_hit(p, found)
+
+
+def _introduced(p: Patch) -> set[str]:
+    return {(m.group(1) or m.group(2)).lower() for m in _INTRODUCED_RE.finditer("\n".join(p.message_lines))}
+
+
+def _reference_problems(p: Patch):
+    """(line number, context lines, problem, id) for each badly written commit reference."""
+    lines = _description_lines(p)
+    dumps = _dump_paragraph_lines(lines)
+    named = _introduced(p)
+    texts = [line for _, line in lines]
+    for i, (n, line) in enumerate(lines):
+        if _EXEMPT_LINE_RE.match(line):
+            continue
+        window_text = " ".join(t.strip() for t in texts[i:i + 3])
+        offset = len(line) - len(line.lstrip())  # window_text starts at the first non-blank
+        seen: set[int] = set()
+        for m in _COMMIT_REF_RE.finditer(line):
+            seen.update(range(m.start(2), m.end(2)))
+            problem = _reference_problem(window_text[m.end() - offset:], m.group(2), True)
+            if problem:
+                yield n, texts[i:i + 3], problem, m.group(2)
+        if n in dumps or line[:1].isspace():
+            continue  # indented text is quoted output: ids there are rarely commits
+        for m in _BARE_ID_RE.finditer(line):
+            hex_id = m.group(1)
+            if m.start(1) in seen or _ADDRESS_RE.match(hex_id) or any(full.startswith(hex_id) or hex_id.startswith(full)
+                                                                     for full in named):
                 continue
-            window_text = " ".join(t.strip() for t in texts[i:i + 3])
-            offset = len(line) - len(line.lstrip())  # window_text starts at the first non-blank
-            seen: set[int] = set()
-            for m in _COMMIT_REF_RE.finditer(line):
-                seen.update(range(m.start(2), m.end(2)))
-                problem = _reference_problem(window_text[m.end() - offset:], m.group(2), True)
-                if problem:
-                    yield _reference_hit(p, n, texts[i:i + 3], problem, m.group(2))
-            if n in dumps or line[:1].isspace():
-                continue  # indented text is quoted output: ids there are rarely commits
-            for m in _BARE_ID_RE.finditer(line):
-                if m.start(1) in seen:
-                    continue
-                problem = _reference_problem(window_text[m.end() - offset:], m.group(1), False)
-                if problem:
-                    yield _reference_hit(p, n, texts[i:i + 3], problem, m.group(1))
+            problem = _reference_problem(window_text[m.end() - offset:], hex_id, False)
+            if problem:
+                yield n, texts[i:i + 3], problem, hex_id
 
 
-def _reference_hit(p: Patch, lineno: int, context: list[str], problem: str, hex_id: str) -> Hit:
+def _reference_hit(p: Patch, found: list) -> Hit:
+    """One finding per patch, however many references share the problem: the first ones as evidence."""
+    lineno, context, problem, hex_id = found[0]
     shown = [context[0]] + [l for l in context[1:2] if l.strip()]
-    return Hit(f"line {lineno}: {problem}", patch=p.counter, evidence=tuple(l.rstrip() for l in shown),
-               advice="Write the reference as `commit <12+ hex> (\"<its subject>\")`; "
+    if len(found) == 1:
+        message, evidence = f"line {lineno}: {problem}", tuple(l.rstrip() for l in shown)
+    else:
+        lines = ", ".join(str(f[0]) for f in found[:6]) + (", ..." if len(found) > 6 else "")
+        message = (f"{len(found)} commit references are not written as commit <12+ hex> (\"subject\") "
+                   f"(lines {lines}); the first: {problem}")
+        evidence = tuple(f[1][0].rstrip() for f in found[:3])
+    return Hit(message, patch=p.counter, evidence=evidence,
+               advice="Write each reference as `commit <12+ hex> (\"<its subject>\")`; "
                       f"`git log -1 --abbrev=12 --format='commit %h (\"%s\")' {hex_id}` prints it.")
 
 
