@@ -136,6 +136,21 @@ def test_commit_message_missing_real(check_json):
     assert "only trailers" in hits(res, "commit-message-missing")[0]["message"]
 
 
+def test_commit_message_missing_on_a_tiny_change_is_a_note(tmp_path, check_json):
+    one_line = DEFAULT_DIFF  # one line changed
+    res = check_json(single(tmp_path, "[PATCH net-next] cxgb4: add new T6 PCI device id 0x6092",
+                            patch_body(message="", diff=one_line)))
+    (found,) = hits(res, "commit-message-missing", 1)
+    assert found["severity"] == "info" and "(a 2-line change)" in found["message"]
+    bigger = DEFAULT_DIFF.replace("-\terr = bar(dev);\n+\terr = bar(dev, 0);\n",
+                                  "-\terr = bar(dev);\n+\terr = bar(dev, 0);\n+\terr = baz(dev);\n+\terr = qux(dev);\n")
+    bigger = bigger.replace("@@ -10,7 +10,7 @@", "@@ -10,7 +10,9 @@")
+    res = check_json(single(tmp_path, "[PATCH net-next] foo: rework bar", patch_body(message="", diff=bigger),
+                            name="big.mbox"))
+    (found,) = hits(res, "commit-message-missing", 1)
+    assert found["severity"] == "warning"
+
+
 def test_commit_message_present(check_json):
     assert hits(check_json(NF / "nf-next-ipvs-cleanups-v3.mbox"), "commit-message-missing") == []
 

@@ -8,7 +8,7 @@ import re
 from ..model.series import Patch
 from ..model.trailers import is_trailer_line, split_commit_message
 from .helpers import is_pull_request
-from .registry import Hit, rule
+from .registry import Hit, Severity, rule
 
 _BLURB_RE = re.compile(r"\*\*\*\s*BLURB HERE\s*\*\*\*", re.I)
 # `commit <hex>` (5+ hex with a digit, so "commit added" is a word) and a bare 12-40 hex id.
@@ -32,6 +32,7 @@ _ADDRESS_RE = re.compile(r"^(?:ffff|0000)[0-9a-f]{12}$")
 _INTRODUCED_RE = re.compile(r"(?:\bcommit\s+|^\s*Fixes:\s*)([0-9a-f]{8,64})\b(?=\s*\(\"|\.?\s*$)"
                             r"|\breverts\s+commit\s+([0-9a-f]{8,64})", re.I | re.M)
 _FIXES_IN_PROSE_RE = re.compile(r"^\s*Fixes:\s*(commit\s+)?[0-9a-f]{5,}", re.I)
+_TINY_CHANGE = 3  # changed lines up to which a subject alone can say it all (a device ID, a typo)
 
 
 def _description_lines(p: Patch) -> list[tuple[int, str]]:
@@ -55,6 +56,8 @@ def commit_message_missing(series, ctx):
     """Why: The commit message is what remains of the discussion in git history: it says what the
     problem is, why this change fixes it and how. Even a one-line fix needs a sentence; a reviewer
     cannot judge a change whose reason is not written down.
+    A change of up to three lines (a new device ID, say) is a note: maintainers apply those when
+    the subject says it all.
     Source: kernel submitting-patches ("Describe your changes"); checkpatch COMMIT_MESSAGE.
     Bad:
       [PATCH net] net: foo: fix leak
@@ -80,8 +83,11 @@ def commit_message_missing(series, ctx):
         if p.subject.pull or not p.diff.has_diff:
             continue
         if not any(line.strip() for _, line in _description_lines(p)):
-            yield Hit("the commit message has no description, only trailers" if p.trailers else
-                      "the commit message is empty", patch=p.counter, evidence=(p.subject.raw,),
+            size = p.diff.insertions + p.diff.deletions
+            tiny = bool(p.diff.files) and size <= _TINY_CHANGE
+            yield Hit(("the commit message has no description, only trailers" if p.trailers else
+                       "the commit message is empty") + (f" (a {size}-line change)" if tiny else ""),
+                      patch=p.counter, evidence=(p.subject.raw,), severity=Severity.INFO if tiny else None,
                       advice="Add a paragraph saying what is wrong, why, and how this patch fixes it, "
                              "above the trailers.")
 
