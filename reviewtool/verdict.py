@@ -4,11 +4,13 @@
 `reviewtool check` and `reviewtool triage` reach the same verdict for the same series:
 
   incomplete      patches are missing (series-incomplete): nothing else can be judged yet
-  wrong-tree      a patch or the whole series belongs in another tree (tree-mismatch,
-                  fix-for-next-only-code, split-series)
+  wrong-tree      a patch or the whole series belongs in another tree (tree-mismatch on what
+                  the diff or the history shows, fix-for-next-only-code, split-series); a
+                  tree-mismatch that only raises a doubt the mail cannot settle does not decide
   needs-revision  at least one error-level finding (the first one decides the next step;
                   a closed development tree comes first: nothing else matters until it reopens)
-  ready           no error-level finding: review the code and apply (an RFC: comment on it)
+  ready           no error-level finding: review the code and apply (an RFC: comment on it);
+                  a tree doubt comes first in the next step, so the tree is settled before applying
 
 Each verdict carries the per-patch classification (kind, reasons, tree) for renderers and JSON.
 """
@@ -39,6 +41,12 @@ def _step(f: Finding) -> str:
     return f.advice or f.message
 
 
+def _is_doubt(f: Finding, classification: Classification | None) -> bool:
+    """A tree-mismatch finding that keeps the author's tree (see context/classify.py `doubt`)."""
+    pc = classification.of(f.patch) if classification is not None and f.patch is not None else None
+    return pc is not None and pc.doubt is not None and pc.tree == pc.declared
+
+
 def series_verdict(series: Series, findings: Iterable[Finding],
                    classification: Classification | None) -> Verdict:
     """The verdict for one reviewed series (see the module docstring)."""
@@ -51,6 +59,11 @@ def series_verdict(series: Series, findings: Iterable[Finding],
         f = by_rule.get("series-incomplete", [None])[0]
         step = _step(f) if f else "Ask for the missing patches " + ", ".join(map(str, series.missing)) + "."
         return Verdict("incomplete", step, "series-incomplete" if f else None, patches)
+    doubts = [f for f in by_rule.get("tree-mismatch", []) if _is_doubt(f, classification)]
+    if doubts:
+        by_rule["tree-mismatch"] = [f for f in by_rule["tree-mismatch"] if f not in doubts]
+        if not by_rule["tree-mismatch"]:
+            del by_rule["tree-mismatch"]
     for name in WRONG_TREE_RULES:
         if name in by_rule:
             hits = by_rule[name]
@@ -67,6 +80,9 @@ def series_verdict(series: Series, findings: Iterable[Finding],
         return Verdict("needs-revision", _step(first), first.rule, patches)
     trees = sorted({pc.tree for pc in patches if pc.tree})
     where = f" to {trees[0]}" if len(trees) == 1 else ""
+    if doubts and not series.is_rfc:
+        return Verdict("ready", f"Settle the tree before applying: {doubts[0].message}. {doubts[0].advice}",
+                       "tree-mismatch", patches)
     warnings = sum(1 for f in findings if f.severity is Severity.WARNING)
     extra = f"; mention the {warnings} warning{'s' if warnings != 1 else ''} in the review" if warnings else ""
     if series.is_rfc:  # ready for review, not for applying

@@ -169,7 +169,7 @@ def test_rules_command_shows_profiles_and_enabled_rules(tmp_path, cli, monkeypat
     assert "tree-mismatch" in profs["netdev"]["enabled"] and "tree-mismatch" not in profs["generic"]["enabled"]
     assert "cover-letter-merge-text" not in profs["netfilter"]["enabled"]
     rule = next(r for r in data["rules"] if r["name"] == "fixes-missing")
-    assert rule["profiles"]["generic"] == "info" and rule["profiles"]["netdev"] == "error"
+    assert rule["profiles"]["generic"] == "info" and rule["profiles"]["netdev"] == "warning"
     md = cli("rules", "--format", "markdown").out
     assert "## Rules per profile" in md and "| `net-next-closed` | error | off |" in md
     # A repository's profiles are listed too.

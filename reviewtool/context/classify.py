@@ -6,8 +6,12 @@ tree chosen from the profile's data (its fixes and development trees, never a tr
 here). `targets` holds what the repository says about Fixes targets, when one was given.
 
 `certain` marks a tree verdict strong enough to contradict the author: new uAPI, a new driver or a
-clean-up is never fixes-tree material; a Fixes target found only in the development tree means
-the fix goes there. Everything else follows the series and is not argued with.
+stand-alone clean-up is never fixes-tree material; a Fixes target found only in the development
+tree means the fix goes there. A doubt the mail alone cannot settle (a Fixes-tagged patch sent to
+the development tree, a fix that says no caller can hit the bug) keeps the author's tree and
+carries a `doubt`: what it rests on, and what would settle it. Inside a series for the fixes tree
+that carries a fix, the other patches travel with it (preparations, clean-ups the fix builds on)
+unless their diff adds new work.
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ..model.series import Patch, Series
-from .classify_signals import (FixesTag, cleanup_words, dev_verb, diff_signals, fix_words, fixes_tags,
-                               is_stable_backport, reverted_commit, summarize, test_infra_signals)
+from .classify_kind import kind_of, not_needed
+from .classify_signals import FixesTag, Signal, cleanup_words, fixes_tags, is_stable_backport
+from .classify_words import cover_cleanups, says_development_only
 from .profiles import Profile, TreeSpec
 
 STAGE_ORDER = 60  # after the history stage: Fixes targets are looked up there
@@ -47,6 +52,13 @@ class PatchClass:
     evidence: tuple[str, ...] = ()  # the lines that show it
     fixes: tuple[FixesTag, ...] = ()
     lines: int = 0  # insertions + deletions
+    basis: str = ""  # what the kind rests on (classify_kind.Kind.basis)
+    doubt: str | None = None  # why the declared tree may be wrong, when the mail cannot settle it
+    doubt_tree: str | None = None  # the tree it may belong in instead
+    settle: str | None = None  # what would settle the doubt
+    doubt_evidence: tuple[str, ...] = ()
+    not_needed: Signal | None = None  # evidence that its Fixes tag names no bug (fixes-not-needed)
+    travels_with: tuple[int, ...] = ()  # the fixes this non-fix patch accompanies in a fixes-tree series
 
 
 @dataclass(frozen=True)
@@ -64,70 +76,52 @@ class Classification:
         return [p for p in self.patches if p.tree == tree]
 
 
-def _lines_text(n: int) -> str:
-    return f"{n} line" + ("s" if n != 1 else "")
-
-
-def _kind_of(patch: Patch, profile: Profile, limit: int) -> tuple[str, bool, list[str], list[str]]:
-    """(kind, certain-as-development, reasons, evidence) from the patch alone."""
-    files = patch.diff.files
-    lines = patch.diff.insertions + patch.diff.deletions
-    is_test, is_docs = profile.is_test_path, profile.is_docs_path
-    tags = fixes_tags(patch)
-    reverted = reverted_commit(patch)
-    fixes_reason = [f"{t.line}" + (" (given in a reply)" if t.from_reply else "") for t in tags]
-    if files and all(is_test(f.path) or is_docs(f.path) for f in files) and any(is_test(f.path) for f in files):
-        infra = [] if tags else test_infra_signals(patch, is_test=is_test)
-        if infra:
-            return ("development", True, [f"adds {summarize(infra)}", _lines_text(lines), "no Fixes tag"]
-                    + [s.reason for s in infra], [s.evidence for s in infra])
-        return "test", False, ["only touches tests"] + fixes_reason, []
-    if files and all(is_docs(f.path) for f in files):
-        return "docs", False, ["only touches documentation"] + fixes_reason, []
-    dev = diff_signals(patch, is_test=is_test, is_docs=is_docs)
-    if tags or reverted is not None:
-        reasons = fixes_reason or ["reverts a commit" + (f" ({reverted})" if reverted else "")]
-        if dev:
-            reasons.append(f"also adds {summarize(dev)}")
-        return "fix", False, reasons, [t.line for t in tags]
-    if dev:
-        return ("development", True, [f"adds {summarize(dev)}", _lines_text(lines), "no Fixes tag"]
-                + [s.reason for s in dev], [s.evidence for s in dev])
-    words = fix_words(patch)
-    if any(s.kind in ("subject", "crash") for s in words):  # a Reported-by alone may be a feature request
-        return "fix", False, [s.reason for s in words] + ["no Fixes tag"], [s.evidence for s in words]
-    cleanup = cleanup_words(patch)
-    if cleanup:
-        return "development", True, [cleanup.reason, _lines_text(lines), "no Fixes tag"], [cleanup.evidence]
-    verb = dev_verb(patch)
-    if verb:
-        big = lines > limit
-        return ("development", big, [verb.reason, _lines_text(lines) + (f" (over {limit})" if big else ""),
-                                     "no Fixes tag"], [verb.evidence])
-    return "development", False, ["no Fixes tag", "nothing in the subject or message describes a bug"], []
-
-
 def _route_fix(pc: dict[str, Any], facts: list[TargetFacts | None], fixes: TreeSpec | None,
-               dev: TreeSpec | None, declared: TreeSpec | None) -> None:
-    """Where a fix with Fixes tags goes: the fixes tree unless every target is only in development."""
+               dev: TreeSpec | None, declared: TreeSpec | None) -> bool:
+    """Route a fix with Fixes tags by what the repository says of its targets; False when it cannot."""
     known = [f for f in facts if f is not None and f.found and f.in_fixes_tree is not None]
     if known and len(known) == len(facts) and fixes and dev:
         if all(not f.in_fixes_tree and f.in_development_tree for f in known):
-            pc.update(tree=dev.name, certain=True)
+            pc.update(tree=dev.name, certain=True, basis="history")
             pc["reasons"].append(f"every Fixes target is only in {dev.name}")
-            return
+            return True
         inside = [f for f in known if f.in_fixes_tree]
         if inside:
             tag = next((f.first_tag for f in inside if f.first_tag), None)
-            pc.update(tree=fixes.name, certain=True)
+            pc.update(tree=fixes.name, certain=True, basis="history")
             pc["reasons"].append(f"the Fixes target is in {fixes.name}" + (f" (first in {tag})" if tag else ""))
-            return
-    if declared is not None and declared.kind == "development" and pc["fixes"]:
-        pc.update(tree=declared.name, certain=False)
-        pc["reasons"].append(f"whether the Fixes target is already in {fixes.name if fixes else 'the fixes tree'} "
-                             "was not checked")
+            return True
+    return False
+
+
+def _doubt(pc: dict[str, Any], why: str, tree: str, settle: str, evidence) -> None:
+    pc.update(doubt=why, doubt_tree=tree, settle=settle, doubt_evidence=tuple(evidence))
+
+
+def _fix_for_development(pc: dict[str, Any], p: Patch, series: Series, fixes: TreeSpec, dev: TreeSpec,
+                         checked: bool) -> None:
+    """A fix sent to the development tree: keep it there, and say what decides whether it belongs in
+    the fixes tree, unless the author already said the bug is only in the development tree."""
+    texts = [p.message, p.notes] + ([series.cover.message, series.cover.notes] if series.cover else [])
+    said = says_development_only(texts, fixes.name, dev.name)
+    if said:
+        pc["reasons"].append(f"the author says the bug is only in {dev.name}: '{said}'")
         return
-    pc.update(tree=fixes.name if fixes else None, certain=declared is not None and declared.kind == "fixes")
+    if pc["fixes"]:
+        pc["reasons"].append(f"whether the Fixes target is already in {fixes.name} was not checked")
+        if checked:
+            return  # the repository was asked and could not tell: fixes-target-* rules say why
+        _doubt(pc, f"it carries {pc['fixes'][0].line}", fixes.name,
+               f"If the commit it fixes is in {fixes.name} (released code), send it as [PATCH {fixes.name}] so the "
+               f"fix reaches the current release and stable; if that commit is only in {dev.name}, {dev.name} is "
+               f"right. `--repo` with both trees' refs (--tree {fixes.name}=REF --tree {dev.name}=REF) checks it.",
+               [t.line for t in pc["fixes"]])
+    else:
+        pc["reasons"].append(f"without a Fixes tag, whether the bug is already in {fixes.name} is unknown")
+        _doubt(pc, f"it reads as a fix ({pc['reasons'][0]}) and has no Fixes tag", fixes.name,
+               f"If the bug is in released code, add its Fixes tag and send it as [PATCH {fixes.name}]; if the bug "
+               f"came with work that is only in {dev.name}, {dev.name} is right (say so below `---`).",
+               pc["evidence"][:2] or [p.subject.raw])
 
 
 def classify_series(series: Series, profile: Profile,
@@ -143,30 +137,73 @@ def classify_series(series: Series, profile: Profile,
     fixes = profile.tree_for("fixes", declared) if applies else None
     dev = profile.tree_for("development", declared) if applies else None
     limit = int(profile.settings.get("fix_size_limit", 100))
+    cover_says = cover_cleanups(series.cover, series.expected)
     cover_cleanup = series.cover is not None and cleanup_words(series.cover) is not None
     draft: list[dict[str, Any]] = []
     for p in series.patches:
         own = profile.declared_tree(p.subject.tags) or declared
-        kind, certain_dev, reasons, evidence = _kind_of(p, profile, limit)
-        if kind == "development" and not certain_dev and cover_cleanup:
-            certain_dev = True
-            reasons = ["the cover letter calls the series clean-ups"] + reasons[:1]
-        pc = {"counter": p.counter, "kind": kind, "reasons": reasons, "evidence": evidence, "declared": own,
-              "fixes": fixes_tags(p), "lines": p.diff.insertions + p.diff.deletions, "tree": None,
-              "certain": False}
-        if kind == "fix" and pc["fixes"]:
-            facts = [targets.get(t.sha) if targets is not None and t.sha else None for t in pc["fixes"]]
-            _route_fix(pc, facts, fixes, dev, own)
-        elif kind == "fix" and own is not None and own.kind == "development":
-            # Without a Fixes tag nothing says the bug is in released code: keep the author's tree.
-            pc.update(tree=own.name, certain=False)
-            pc["reasons"].append(f"without a Fixes tag, whether the bug is already in {fixes.name if fixes else 'a release'} "
-                                 "is unknown")
-        elif kind == "fix":
-            pc.update(tree=fixes.name if fixes else None, certain=own is not None and own.kind == "fixes")
-        elif kind == "development":
-            pc.update(tree=dev.name if dev else None, certain=certain_dev and dev is not None)
+        k = kind_of(p, profile, limit)
+        pc = {"counter": p.counter, "kind": k.kind, "reasons": k.reasons, "evidence": k.evidence, "declared": own,
+              "fixes": fixes_tags(p), "lines": p.diff.insertions + p.diff.deletions, "tree": None, "certain": False,
+              "basis": k.basis, "cosmetic": k.cosmetic, "not_needed": not_needed(p, cover_says.get(p.counter)),
+              "doubt": None, "doubt_tree": None, "settle": None, "doubt_evidence": (), "travels_with": ()}
+        if k.kind == "development" and not k.strong and cover_cleanup:
+            pc.update(basis="cleanup", reasons=["the cover letter calls the series clean-ups"] + k.reasons[:1])
         draft.append(pc)
+    for pc, p in zip(draft, series.patches):
+        _route(pc, p, series, fixes, dev, targets)
+    _companions(draft, fixes)
+    _tests_and_docs(draft, fixes, dev)
+    for pc, p in zip(draft, series.patches):
+        _doubts_in_fixes_tree(pc, p, draft, fixes, dev)
+    out = tuple(PatchClass(counter=pc["counter"], kind=pc["kind"], reasons=tuple(pc["reasons"]), tree=pc["tree"],
+                           certain=pc["certain"], declared=pc["declared"].name if pc["declared"] else None,
+                           summary=", ".join(pc["reasons"][:3]), evidence=tuple(pc["evidence"]),
+                           fixes=pc["fixes"], lines=pc["lines"], basis=pc["basis"], doubt=pc["doubt"],
+                           doubt_tree=pc["doubt_tree"], settle=pc["settle"], doubt_evidence=pc["doubt_evidence"],
+                           not_needed=pc["not_needed"], travels_with=pc["travels_with"]) for pc in draft)
+    return Classification(patches=out, declared=declared, fixes_tree=fixes.name if fixes else None,
+                          development_tree=dev.name if dev else None, history_checked=targets is not None)
+
+
+def _route(pc: dict[str, Any], p: Patch, series: Series, fixes: TreeSpec | None, dev: TreeSpec | None,
+           targets: Mapping[str, TargetFacts] | None) -> None:
+    own = pc["declared"]
+    if pc["kind"] == "fix":
+        if pc["fixes"]:
+            facts = [targets.get(t.sha) if targets is not None and t.sha else None for t in pc["fixes"]]
+            if _route_fix(pc, facts, fixes, dev, own):
+                return
+        if own is not None and own.kind == "development" and fixes and dev and pc["not_needed"] is None:
+            pc.update(tree=own.name, certain=False)
+            _fix_for_development(pc, p, series, fixes, dev, targets is not None and bool(pc["fixes"]))
+            return
+        if own is not None and own.kind == "development":
+            pc.update(tree=own.name, certain=False)
+            return
+        pc.update(tree=fixes.name if fixes else None, certain=own is not None and own.kind == "fixes")
+    elif pc["kind"] == "development":
+        pc.update(tree=dev.name if dev else None, certain=pc["basis"] in ("diff", "cleanup", "size") and dev is not None)
+
+
+def _companions(draft: list[dict[str, Any]], fixes: TreeSpec | None) -> None:
+    """In a series for the fixes tree that carries a fix, the patches whose diff adds no new work
+    travel with the fixes: preparations, a helper the fix uses, the clean-up it builds on."""
+    if fixes is None:
+        return
+    bound = [pc["counter"] for pc in draft if pc["kind"] == "fix" and pc["tree"] == fixes.name
+             and pc["declared"] is not None and pc["declared"].kind == "fixes"]
+    if not bound:
+        return
+    for pc in draft:
+        if pc["kind"] == "development" and pc["basis"] != "diff" and pc["declared"] is not None \
+                and pc["declared"].kind == "fixes":
+            pc.update(tree=fixes.name, certain=False, travels_with=tuple(bound))
+            pc["reasons"].append("travels with the fix in patch " + ", ".join(map(str, bound))
+                                 + f" (a preparation or follow-up of it may go to {fixes.name} with it)")
+
+
+def _tests_and_docs(draft: list[dict[str, Any]], fixes: TreeSpec | None, dev: TreeSpec | None) -> None:
     fix_bound = [pc["counter"] for pc in draft if pc["kind"] == "fix" and fixes and pc["tree"] == fixes.name]
     for pc in draft:
         if pc["kind"] == "test":
@@ -180,12 +217,28 @@ def classify_series(series: Series, profile: Profile,
         elif pc["kind"] == "docs":
             pc["tree"] = (fixes.name if pc["fixes"] and fixes else
                           pc["declared"].name if pc["declared"] else dev.name if dev else None)
-    out = tuple(PatchClass(counter=pc["counter"], kind=pc["kind"], reasons=tuple(pc["reasons"]), tree=pc["tree"],
-                           certain=pc["certain"], declared=pc["declared"].name if pc["declared"] else None,
-                           summary=", ".join(pc["reasons"][:3]), evidence=tuple(pc["evidence"]),
-                           fixes=pc["fixes"], lines=pc["lines"]) for pc in draft)
-    return Classification(patches=out, declared=declared, fixes_tree=fixes.name if fixes else None,
-                          development_tree=dev.name if dev else None, history_checked=targets is not None)
+
+
+def _doubts_in_fixes_tree(pc: dict[str, Any], p: Patch, draft: list[dict[str, Any]], fixes: TreeSpec | None,
+                          dev: TreeSpec | None) -> None:
+    """A patch for the fixes tree that may be development material, on evidence the mail gives but
+    cannot prove: it says no user can hit the bug, or it only rewords documentation."""
+    own = pc["declared"]
+    if own is None or own.kind != "fixes" or fixes is None or dev is None or pc["tree"] != fixes.name:
+        return
+    other_fixes = [d for d in draft if d is not pc and d["kind"] == "fix" and d["not_needed"] is None]
+    if other_fixes:
+        return  # it travels with the fixes of its series
+    if pc["kind"] == "fix" and pc["not_needed"] is not None:
+        sig = pc["not_needed"]
+        _doubt(pc, f"{sig.reason} {sig.detail}".strip(), dev.name,
+               f"If no user can hit the bug, send it to {dev.name} without the Fixes tag; if users can, say how "
+               f"in the message and keep it for {fixes.name}.", [sig.evidence])
+    elif pc["kind"] == "docs" and pc["cosmetic"] is not None:
+        sig = pc["cosmetic"]
+        _doubt(pc, f"it only changes wording {sig.detail}".strip(), dev.name,
+               f"A correction of how the documentation reads goes to {dev.name}; keep {fixes.name} if the text is "
+               "wrong about what released kernels do (say so in the message).", [sig.evidence])
 
 
 def missing_tree_refs(history: Any, trees) -> list[str]:

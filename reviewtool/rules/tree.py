@@ -70,21 +70,32 @@ def tree_tag_missing(series, ctx):
       summary="A patch's content does not match the tree its subject names (fix vs new work)")
 def tree_mismatch(series, ctx):
     """Why: A fixes tree (net, bpf, nf, wireless) only takes fixes for code users already run; new
-    features, new uAPI, drivers, device IDs and clean-ups wait for the development tree. The other
-    way round, a fix for released code sent to the development tree reaches users a release late
-    and misses stable.
+    features, new uAPI, drivers and clean-ups wait for the development tree. The other way round, a
+    fix for released code sent to the development tree reaches users a release late and misses
+    stable. What the diff adds (or the repository's history) decides the tree; a doubt the mail
+    alone cannot settle (a Fixes tag on a net-next patch, a fix that says no caller can hit the bug,
+    a documentation typo for net) keeps the author's tree and says what would settle it.
     Source: maintainer-netdev ("git trees and patch flow"); kernel-rules NET-ROUTE.
     Bad:
       [PATCH net 3/3] net: foo: add ring_size module parameter    (new module parameter, no Fixes)
+      [PATCH net-next] net: foo: fix a use-after-free in teardown   (Fixes: a commit in v6.1)
     Good:
       [PATCH net-next] net: foo: add ring_size module parameter   (after the fixes are merged)
+      [PATCH net] net: foo: fix a use-after-free in teardown
     """
     cls = classification(series, ctx)
     for pc in cls.patches:
         declared = ctx.profile.tree(pc.declared)
-        if not pc.certain or declared is None or pc.tree is None or pc.tree == declared.name:
+        if declared is None or pc.tree is None:
             continue
         label = patch_label(series, pc.counter)
+        if pc.doubt and pc.tree == declared.name:
+            yield Hit(f"{label} is for {declared.name}, but {pc.doubt}: it may be {pc.doubt_tree} material",
+                      patch=pc.counter, evidence=(series.patch(pc.counter).subject.raw,) + pc.doubt_evidence,
+                      advice=pc.settle or "")
+            continue
+        if not pc.certain or pc.tree == declared.name:
+            continue
         if declared.kind == "fixes" and pc.kind == "development":
             yield Hit(f"{label} is not {declared.name} material: {pc.summary} -> {pc.tree}", patch=pc.counter,
                       evidence=_evidence(series, pc),
@@ -99,13 +110,15 @@ def tree_mismatch(series, ctx):
                              f"{pc.tree} has been merged into {declared.name}.")
 
 
-@rule("fixes-missing", family="tree", severity="error",
+@rule("fixes-missing", family="tree", severity="warning",
       summary="A fix, or a code patch for a fixes tree, has no Fixes: tag")
 def fixes_missing(series, ctx):
     """Why: The Fixes tag says which commit introduced the bug: it routes the fix to every stable
     release carrying that commit and tells reviewers what to compare against. netdev requires it
-    on every fix, whatever the tree. Test-only and documentation-only patches in a fix series are
-    exempt (a selftest may travel with its fix without one).
+    on every fix, whatever the tree. A warning, not an error: maintainers add the tag themselves or
+    take a fix without one, and ask in review. Test-only and documentation-only patches in a fix
+    series are exempt (a selftest may travel with its fix without one); a preparation that travels
+    with a fix of its series is a note.
     Source: maintainer-netdev tl;dr ("for fixes the Fixes: tag is required, regardless of the tree");
     submitting-patches ("Describe your changes"); NIPA fixes_present.
     Bad:
@@ -130,7 +143,13 @@ def fixes_missing(series, ctx):
             why = "; ".join(r for r in pc.reasons if not r.startswith(("no Fixes", "without a Fixes")))
             yield Hit(f"{label} reads as a fix ({why}) "
                       "but has no Fixes tag", patch=pc.counter, evidence=_evidence(series, pc), advice=how + ".",
-                      severity=_outside_trees(ctx, cls))
+                      severity=_outside_trees(ctx, cls, series))
+        elif pc.travels_with and declared is not None and declared.kind == "fixes":
+            fixes = ", ".join(map(str, pc.travels_with))
+            yield Hit(f"{label} has no Fixes tag; it travels with the fix in patch {fixes}", patch=pc.counter,
+                      evidence=(p.subject.raw,), severity=Severity.INFO,
+                      advice=f"Fine for a preparation or follow-up of patch {fixes}: say so in its message "
+                             f"(\"needed by the next patch\"); if it fixes a bug of its own, add its Fixes tag.")
         elif require and declared is not None and declared.kind == "fixes" and not pc.certain:
             dev = cls.development_tree
             # The evidence: the tree tag as written, and the trailers that lack a Fixes line.
@@ -140,12 +159,16 @@ def fixes_missing(series, ctx):
                       advice=how + (f"; if it fixes no bug in released code, it belongs in {dev}." if dev else "."))
 
 
-def _outside_trees(ctx, cls: Classification) -> Severity | None:
-    """A warning, not an error, for a patch the profile's trees do not cover (user space on the
-    same list, a stable backport): the project's Fixes policy is then a request, not a rule."""
+def _outside_trees(ctx, cls: Classification, series) -> Severity | None:
+    """Below the configured severity for a patch the profile's trees do not cover: a warning for
+    user space on the same list (the Fixes policy is then a request), a note for a stable
+    backport (its upstream commit carries the tags it has)."""
     if cls.fixes_tree is not None or not ctx.profile.trees:
         return None
-    configured = Severity(ctx.profile.severity.get("fixes-missing", "error"))
+    first = series.first
+    if first is not None and is_stable_backport(first.subject.tags):
+        return Severity.INFO
+    configured = Severity(ctx.profile.severity.get("fixes-missing", "warning"))
     return configured if configured.rank > Severity.WARNING.rank else Severity.WARNING
 
 
