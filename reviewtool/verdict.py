@@ -80,6 +80,10 @@ def series_verdict(series: Series, findings: Iterable[Finding],
         return Verdict("needs-revision", _step(first), first.rule, patches)
     trees = sorted({pc.tree for pc in patches if pc.tree})
     where = f" to {trees[0]}" if len(trees) == 1 else ""
+    closed = by_rule.get("net-next-closed")
+    if closed and not series.is_rfc:  # a warning here: the tree was inferred, not named
+        return Verdict("ready", f"Check the tree before applying: {closed[0].message}. {closed[0].advice}",
+                       "net-next-closed", patches)
     if doubts and not series.is_rfc:
         return Verdict("ready", f"Settle the tree before applying: {doubts[0].message}. {doubts[0].advice}",
                        "tree-mismatch", patches)

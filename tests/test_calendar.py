@@ -99,7 +99,7 @@ def test_net_next_closed_from_the_shipped_table(tmp_path, check_json):
     hit = next(f for f in inside.json["findings"] if f["rule"] == "net-next-closed")
     assert hit["severity"] == "error" and hit["patch"] is None
     assert "net-next was closed" in hit["message"] and "v6.19 (2026-02-08)" in hit["message"]
-    assert "v7.0-rc1 (2026-02-22)" in hit["message"] and "Repost after v7.0-rc1" in hit["advice"]
+    assert "v7.0-rc1 (2026-02-22)" in hit["message"] and "[PATCH net-next] after v7.0-rc1" in hit["advice"]
     assert inside.json["verdict"]["status"] == "needs-revision"
     assert inside.json["verdict"]["decided_by"] == "net-next-closed"
     after = check_json(_net_next_series(tmp_path, at("2026-03-02T09:00")))

@@ -150,7 +150,12 @@ def classify_series(series: Series, profile: Profile,
         if k.kind == "development" and not k.strong and cover_cleanup:
             pc.update(basis="cleanup", reasons=["the cover letter calls the series clean-ups"] + k.reasons[:1])
         draft.append(pc)
+    untagged = profile.tree(profile.settings.get("untagged_tree")) if applies else None
     for pc, p in zip(draft, series.patches):
+        if pc["declared"] is None and untagged is not None and pc["kind"] in ("fix", "development"):
+            pc.update(tree=untagged.name, certain=False)
+            pc["reasons"].append(f"untagged {profile.name} patches go to {untagged.name}")
+            continue
         _route(pc, p, series, fixes, dev, targets)
     _companions(draft, fixes)
     _tests_and_docs(draft, fixes, dev)
@@ -180,6 +185,9 @@ def _route(pc: dict[str, Any], p: Patch, series: Series, fixes: TreeSpec | None,
             return
         if own is not None and own.kind == "development":
             pc.update(tree=own.name, certain=False)
+            return
+        if own is None and pc["not_needed"] is not None:  # untagged, and its Fixes tag names no bug
+            pc.update(tree=dev.name if dev else None, certain=False)
             return
         pc.update(tree=fixes.name if fixes else None, certain=own is not None and own.kind == "fixes")
     elif pc["kind"] == "development":
@@ -231,12 +239,12 @@ def _doubts_in_fixes_tree(pc: dict[str, Any], p: Patch, draft: list[dict[str, An
         return  # it travels with the fixes of its series
     if pc["kind"] == "fix" and pc["not_needed"] is not None:
         sig = pc["not_needed"]
-        _doubt(pc, f"{sig.reason} {sig.detail}".strip(), dev.name,
+        _doubt(pc, sig.reason, dev.name,
                f"If no user can hit the bug, send it to {dev.name} without the Fixes tag; if users can, say how "
                f"in the message and keep it for {fixes.name}.", [sig.evidence])
     elif pc["kind"] == "docs" and pc["cosmetic"] is not None:
         sig = pc["cosmetic"]
-        _doubt(pc, f"it only changes wording {sig.detail}".strip(), dev.name,
+        _doubt(pc, f"it only changes wording {sig.detail}".rstrip(), dev.name,
                f"A correction of how the documentation reads goes to {dev.name}; keep {fixes.name} if the text is "
                "wrong about what released kernels do (say so in the message).", [sig.evidence])
 

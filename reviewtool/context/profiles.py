@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -33,6 +34,22 @@ class TreeSpec:
     ref: str | None = None  # git ref that tracks this tree in a local repository
     pair: str | None = None  # the development tree for a fixes tree and vice versa
     closed_in_merge_window: bool = False  # takes no new work between vX.Y and vX.(Y+1)-rc1
+
+
+@dataclass(frozen=True)
+class Closure:
+    """A closure of a tree the maintainers announced outside the merge window (netdev's end-of-year
+    break), as UTC days, both included."""
+
+    tree: str
+    first_day: date
+    last_day: date
+    why: str
+    source: str = ""
+
+    def covers(self, when: datetime) -> bool:
+        day = (when.astimezone(timezone.utc) if when.tzinfo else when).date()
+        return self.first_day <= day <= self.last_day
 
 
 @dataclass(frozen=True)
@@ -72,6 +89,7 @@ class Profile:
     docs_paths: tuple[str, ...] = ()  # documentation-only prefixes (and MAINTAINERS-like files)
     untagged_prefixes: tuple[str, ...] = ()  # subject summaries exempt from a tree tag ("can: ")
     tree_aliases: dict[str, str] = field(default_factory=dict)  # tag as people write it -> tree ("-next")
+    closures: tuple[Closure, ...] = ()  # announced closures besides the merge window
     severity: dict[str, str] = field(default_factory=dict)  # rule name -> severity override
     disabled: tuple[str, ...] = ()  # rules this project does not want
     settings: dict[str, Any] = field(default_factory=dict)  # max_patches, cover_letter_min, ...
@@ -131,6 +149,10 @@ class Profile:
                 return paired
         return next((t for t in self.trees if t.kind == kind), None)
 
+    def closure_at(self, tree: str, when: datetime) -> Closure | None:
+        """The announced closure of `tree` that covers `when`, if any."""
+        return next((c for c in self.closures if c.tree == tree and c.covers(when)), None)
+
     def owns(self, path: str) -> bool:
         """A path the project maintains (a tree tag is expected on patches touching it)."""
         if any(path.startswith(p) for p in self.excluded_paths):
@@ -181,6 +203,7 @@ def _profile(name: str, data: dict[str, Any], origin: str) -> Profile:
             docs_paths=_str_list(data, "docs_paths", origin, name) if "docs_paths" in data else DEFAULT_DOCS_PATHS,
             untagged_prefixes=_str_list(data, "untagged_prefixes", origin, name),
             tree_aliases=_aliases(data, names, origin, name),
+            closures=tuple(_closure(c, names, origin, name) for c in data.get("closures", ())),
             severity={k: str(v) for k, v in rules.get("severity", {}).items()},
             disabled=_str_list(rules, "disable", origin, name),
             settings=dict(settings),
@@ -188,6 +211,17 @@ def _profile(name: str, data: dict[str, Any], origin: str) -> Profile:
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ConfigError(f"{origin}: profile {name!r} is malformed ({exc})") from exc
+
+
+def _closure(c: dict[str, Any], trees: list[str], origin: str, name: str) -> Closure:
+    try:
+        first, last = (d if isinstance(d, date) else date.fromisoformat(str(d)) for d in (c["first_day"], c["last_day"]))
+    except (KeyError, ValueError) as exc:
+        raise ConfigError(f"{origin}: profile {name!r}: a closure needs first_day and last_day as dates ({exc})") from exc
+    if c.get("tree") not in trees or last < first:
+        raise ConfigError(f"{origin}: profile {name!r}: closure of {c.get('tree')!r} names no tree of the profile "
+                          "or ends before it starts")
+    return Closure(c["tree"], first, last, str(c.get("why", "announced closure")), str(c.get("source", "")))
 
 
 def _aliases(data: dict[str, Any], trees: list[str], origin: str, name: str) -> dict[str, str]:
@@ -274,6 +308,8 @@ def _as_data(p: Profile) -> dict[str, Any]:
             "paths": list(p.paths), "excluded_paths": list(p.excluded_paths),
             "test_paths": list(p.test_paths), "docs_paths": list(p.docs_paths),
             "untagged_prefixes": list(p.untagged_prefixes), "tree_aliases": dict(p.tree_aliases),
+            "closures": [{"tree": c.tree, "first_day": c.first_day, "last_day": c.last_day, "why": c.why,
+                          "source": c.source} for c in p.closures],
             "rules": {"severity": dict(p.severity), "disable": list(p.disabled)}, "settings": dict(p.settings)}
 
 

@@ -117,6 +117,11 @@ class MessageParts:
     trailers: tuple[Trailer, ...]
     block_problems: tuple[str, ...]  # what is wrong with the layout of the trailer block
     lines: tuple[str, ...]  # every line above '---'
+    malformed_keys: tuple[tuple[int, str], ...] = ()  # (line number, line): `Reported-and-tested by: Name <a@b>`
+
+
+# A person trailer whose key has a space for a hyphen: a trailer its author meant, that no tool reads.
+_SPACED_KEY_RE = re.compile(r"^\s*[A-Za-z]+(?:-[A-Za-z]+)*(?: [A-Za-z]+)+(?:-[A-Za-z]+)*\s*:\s*\S.*<[^<>@\s]+@[^<>\s]+>")
 
 
 def _paragraphs(lines: list[str]) -> list[list[tuple[int, str]]]:
@@ -156,6 +161,7 @@ def split_commit_message(text: str) -> MessageParts:
 
     trailers: list[Trailer] = []
     problems: list[str] = []
+    malformed: list[tuple[int, str]] = []
     prose_paras = paras
     if paras:
         last = paras[-1]
@@ -171,6 +177,8 @@ def split_commit_message(text: str) -> MessageParts:
                 elif TRAILER_LINE_RE.match(line) and " " not in line.split(":", 1)[0]:
                     m = TRAILER_LINE_RE.match(line)
                     trailers.append(make_trailer(m.group("name"), m.group("value"), line, n + offset))
+                elif _SPACED_KEY_RE.match(line) and line.split(":", 1)[0].strip().lower().endswith(" by"):
+                    malformed.append((n + offset, line.strip()))  # nonstandard-trailer reports it
                 else:
                     problems.append(f"line {n + offset} is prose inside the trailer block: {line.strip()[:80]!r}")
             # Known trailers stranded in an earlier paragraph: a blank line split the block.
@@ -187,7 +195,7 @@ def split_commit_message(text: str) -> MessageParts:
                     break
     trailers.sort(key=lambda t: t.lineno)
     prose = "\n\n".join("\n".join(l for _, l in p) for p in prose_paras)
-    return MessageParts(tuple(headers), prose, tuple(trailers), tuple(problems), tuple(lines))
+    return MessageParts(tuple(headers), prose, tuple(trailers), tuple(problems), tuple(lines), tuple(malformed))
 
 
 def find_reply_trailers(body: str, *, source_msgid: str | None = None,

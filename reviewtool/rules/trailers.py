@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..model.series import Trailer
-from ..model.trailers import STANDARD_BY_TRAILERS
+from ..model.trailers import STANDARD_BY_TRAILERS, split_commit_message
 from .ai import ai_patterns, assisted_by_example, is_ai_identity
 from .helpers import edit_distance, same_person
 from .registry import Hit, Severity, rule
@@ -242,6 +242,13 @@ def nonstandard_trailer(series, ctx):
     for p in series.patches:
         if upstream_commit_line(p):
             continue
+        for lineno, line in split_commit_message("\n".join(p.message_lines)).malformed_keys:
+            key = line.split(":", 1)[0].strip()
+            fixed = key.replace(" ", "-")
+            yield Hit(f"line {lineno}: '{key}:' is not a trailer (a key has no spaces), so no tool reads it",
+                      patch=p.counter, evidence=(line,),
+                      advice=f"Write `{fixed}:`" + (" (better: separate Reported-by: and Tested-by: lines)"
+                                                     if "-and-" in fixed.lower() else "") + ".")
         for t in p.trailers:
             if not t.key.endswith("-by"):
                 continue

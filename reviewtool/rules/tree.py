@@ -28,7 +28,8 @@ def _evidence(series, pc: PatchClass, limit: int = 4) -> tuple[str, ...]:
 def tree_tag_missing(series, ctx):
     """Why: The maintainers (and their CI) pick the tree from the subject tag; without it a fix may
     be queued for the next release, or new work tested against the wrong base. NIPA reports
-    "Target tree name not specified in the subject" for such series.
+    "Target tree name not specified in the subject" for such series. A profile whose untagged
+    patches have a tree (setting `untagged_tree`; wireless: wireless-next) only notes a fix.
     Source: maintainer-netdev ("Indicating target tree"); NIPA series_format/subject_prefix.
     Bad:
       [PATCH 1/2] net: foo: fix bar     (touches drivers/net/, no tree named)
@@ -48,6 +49,15 @@ def tree_tag_missing(series, ctx):
     names = ", ".join(t.name for t in profile.trees)
     other = f"; the tag [{subj.tags[0]}] is not one of them" if subj.tags else ""
     cls = classification(series, ctx)
+    default = profile.tree(ctx.setting("untagged_tree"))
+    if default is not None:  # untagged means this tree: only a patch that goes elsewhere needs a tag
+        fixes = profile.tree_for("fixes", default)
+        if fixes is not None and any(pc.kind == "fix" for pc in cls.patches):
+            yield Hit(f"the subject names no {profile.name} tree, which means {default.name}, and the series "
+                      f"carries fixes", evidence=(subj.raw,), severity=Severity.INFO,
+                      advice=f"If a fix is for the current release, mark it [PATCH {fixes.name}]; otherwise "
+                             f"{default.name} (no tag) is right.")
+        return
     routed = {pc.tree for pc in cls.patches if pc.kind in ("fix", "development") and pc.tree}
     if len(routed) == 1:
         tree = routed.pop()

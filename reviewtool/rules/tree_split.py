@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import timezone
+
 from ..context.classify import Classification
 from .helpers import counters_text
-from .registry import Hit, rule
+from .registry import Hit, Severity, rule
 from .tree import classification
 
 
@@ -43,14 +45,21 @@ def split_series(series, ctx):
     """
     cls = classification(series, ctx)
     declared = cls.declared
-    if declared is None or cls.fixes_tree is None or cls.development_tree is None:
+    if cls.fixes_tree is None or cls.development_tree is None:
         return
     fixes = [pc.counter for pc in cls.patches if pc.tree == cls.fixes_tree]
     dev = [pc.counter for pc in cls.patches if pc.tree == cls.development_tree]
-    misplaced = [pc for pc in cls.patches if pc.certain and pc.tree != declared.name]
-    staying = fixes if declared.kind == "fixes" else dev
-    if not fixes or not dev or not misplaced or not staying:
-        return
+    if declared is None:
+        # No tree named: split when both sides are plain, a Fixes tag on one and new work in the diff on the other.
+        tagged = [pc for pc in cls.patches if pc.counter in fixes and pc.kind == "fix" and pc.fixes]
+        new_work = [pc for pc in cls.patches if pc.counter in dev and pc.basis == "diff"]
+        if not tagged or not new_work:
+            return
+    else:
+        misplaced = [pc for pc in cls.patches if pc.certain and pc.tree != declared.name]
+        staying = fixes if declared.kind == "fixes" else dev
+        if not fixes or not dev or not misplaced or not staying:
+            return
     evidence = []
     for pc in cls.patches:
         p = series.patch(pc.counter)
@@ -74,31 +83,70 @@ def _window(series, ctx):
 
 
 @rule("net-next-closed", family="tree", severity="error",
-      summary="New work was posted to a development tree while the merge window had it closed")
+      summary="New work was posted for a development tree while it was closed (merge window, announced break)")
 def net_next_closed(series, ctx):
     """Why: During the two-week merge window (from the vX.Y release to vX.(Y+1)-rc1) net-next and
     the trees that follow it take no new work; postings are dropped and must be resent once the
-    tree reopens. RFCs are welcome at any time.
+    tree reopens. Closures announced besides the window (netdev's end-of-year break) are data in
+    the profile. The tree a patch belongs in decides, not only the one it names: a clean-up sent as
+    [PATCH net], or an untagged patch that is new work, is net-next material while net-next is
+    closed. A posting that names the closed tree is an error; one whose tree is inferred from what
+    it reads as is a warning that quotes why. RFCs are welcome at any time.
     Source: maintainer-netdev ("Development cycle"); NIPA form letter net-next-closed.
     Bad:
       [PATCH net-next] ...   (Date: the day after a vX.Y release)
+      [PATCH] net: foo: use a read-write lock for the list   (untagged, the same day)
     Good:
       [RFC PATCH net-next] ...   (or the same patch after vX.(Y+1)-rc1)
     """
     first = series.first
-    if first is None or series.is_rfc or any(p.subject.rfc for p in series.all_mails):
+    if first is None or first.date is None or series.is_rfc or any(p.subject.rfc for p in series.all_mails):
         return
-    spec = ctx.profile.declared_tree(first.subject.tags)
-    if spec is None or spec.kind != "development" or not spec.closed_in_merge_window:
+    cls = classification(series, ctx)
+    spec = ctx.profile.tree(cls.development_tree)
+    if spec is None or not spec.closed_in_merge_window:
         return
+    declared = cls.declared
+    if declared is not None and declared.name == spec.name:
+        affected = None  # the whole posting is for the closed tree
+    else:
+        # Untagged: what reads as new work; for the fixes tree: what the diff or words decide is not a fix.
+        affected = [pc for pc in cls.patches if pc.tree == spec.name and pc.kind == "development"
+                    and (declared is None or pc.certain)]
+        if not affected:
+            return
+    closed = _closed(series, ctx, spec)
+    if closed is None:
+        return
+    why, reopen = closed
+    when = first.date.astimezone(timezone.utc)
+    fixes = ctx.profile.tree_for("fixes", spec)
+    if affected is None:
+        message = f"{spec.name} was closed when this was posted ({when:%Y-%m-%d %H:%M} UTC): {why}"
+        evidence = (f"Date: {first.date.isoformat()}", first.subject.raw)
+    else:
+        counters = [pc.counter for pc in affected]
+        message = (f"{_plural(counters)} {'is' if len(counters) == 1 else 'are'} {spec.name} material "
+                   f"({affected[0].summary}), and {spec.name} was closed when this was posted "
+                   f"({when:%Y-%m-%d %H:%M} UTC): {why}")
+        evidence = (f"Date: {first.date.isoformat()}",) + tuple(series.patch(c).subject.raw for c in counters[:3])
+    # Named for the closed tree, it is refused on sight; inferred from what the patch reads as, a warning.
+    yield Hit(message, evidence=evidence, severity=None if affected is None else Severity.WARNING,
+              advice=f"Repost {'it ' if affected is None else ''}as [PATCH {spec.name}] {reopen}, once {spec.name} "
+                     "reopens (it is announced on the list); post it as RFC meanwhile if you want review now"
+                     + (f"; fixes for released code go to {fixes.name}." if fixes else "."))
+
+
+def _closed(series, ctx, spec) -> tuple[str, str] | None:
+    """(why the tree was closed, when to repost) at the posting's date, or None when it was open."""
+    when = series.first.date
+    closure = ctx.profile.closure_at(spec.name, when)
+    if closure is not None:
+        return (f"{closure.why}, {closure.first_day} to {closure.last_day} (announced)",
+                f"after {closure.last_day}")
     state = _window(series, ctx)
     if state is None or state.status != "closed":
-        return
+        return None
     opened, closes = state.opened_by, state.closes_at
-    fixes = ctx.profile.tree_for("fixes", spec)
-    yield Hit(f"{spec.name} was closed when this was posted ({state.when:%Y-%m-%d %H:%M} UTC): the merge window "
-              f"for v{state.window_version} runs from {opened.tag} ({opened.day}) to {closes.tag} ({closes.day})",
-              evidence=(f"Date: {first.date.isoformat()}", first.subject.raw),
-              advice=f"Repost after {closes.tag}, once {spec.name} reopens (it is announced on the list); "
-                     f"post it as RFC meanwhile if you want review now"
-                     + (f"; fixes for released code go to {fixes.name}." if fixes else "."))
+    return (f"the merge window for v{state.window_version} runs from {opened.tag} ({opened.day}) to "
+            f"{closes.tag} ({closes.day})", f"after {closes.tag}")

@@ -1,0 +1,194 @@
+"""Tree policy as maintainers apply it, each class on minimal mails of its own (issue 14): doubts
+the mail cannot settle keep the author's tree and say what settles them; what the diff adds decides;
+a fix series takes its preparations along; a closed tree follows the tree a patch belongs in."""
+
+from datetime import datetime, timezone
+
+from mailfactory import DEFAULT_DIFF, Mail, cover_body, patch_body, thread, write
+
+FIX_TRAILERS = 'Fixes: 1234567890ab ("net: foo: add the bar path")\nSigned-off-by: Jane Developer <jane@example.org>'
+MODPARAM_DIFF = """\
+diff --git a/drivers/net/ethernet/foo/foo_main.c b/drivers/net/ethernet/foo/foo_main.c
+index 1111111..2222222 100644
+--- a/drivers/net/ethernet/foo/foo_main.c
++++ b/drivers/net/ethernet/foo/foo_main.c
+@@ -1,2 +1,4 @@
+ #include <linux/module.h>
++static bool foo_xdp = true;
++module_param(foo_xdp, bool, 0444);
+ static int x;
+"""
+DOCS_DIFF = """\
+diff --git a/Documentation/networking/foo.rst b/Documentation/networking/foo.rst
+index 1111111..2222222 100644
+--- a/Documentation/networking/foo.rst
++++ b/Documentation/networking/foo.rst
+@@ -1,3 +1,3 @@
+ Foo
+-The foo objcets are counted.
++The foo objects are counted.
+ Bar
+"""
+MAINTAINERS_DIFF = """\
+diff --git a/MAINTAINERS b/MAINTAINERS
+index 1111111..2222222 100644
+--- a/MAINTAINERS
++++ b/MAINTAINERS
+@@ -1,3 +1,3 @@
+ FOO DRIVER
+-M:	Old Maintainer <old@example.org>
++M:	New Maintainer <new@example.org>
+ S:	Maintained
+"""
+MERGE_WINDOW = datetime(2023, 11, 8, 6, 0, tzinfo=timezone.utc)  # v6.6 released 2023-10-30, v6.7-rc1 on 11-12
+OPEN = datetime(2023, 11, 20, 6, 0, tzinfo=timezone.utc)
+
+
+def hits(res, rule):
+    return [f for f in res.json["findings"] if f["rule"] == rule]
+
+
+def routes(res):
+    return [(p["counter"], p["tree"]) for p in res.json["verdict"]["patches"]]
+
+
+def one(tmp_path, check_json, subject, message="Explain the change.", trailers=None, diff=DEFAULT_DIFF,
+        name="p.mbox", start=OPEN):
+    body = patch_body(message, trailers=trailers or "Signed-off-by: Jane Developer <jane@example.org>", diff=diff)
+    return check_json(write(tmp_path, thread(Mail(subject, body), start=start), name))
+
+
+def test_a_fixes_tagged_patch_for_net_next_is_a_doubt_with_the_way_to_settle_it(tmp_path, check_json):
+    res = one(tmp_path, check_json, "[PATCH net-next] net: foo: fix the bar length",
+              "The bar length is read before it is set.", FIX_TRAILERS)
+    (hit,) = hits(res, "tree-mismatch")
+    assert hit["severity"] == "warning" and "it may be net material" in hit["message"]
+    assert 'Fixes: 1234567890ab ("net: foo: add the bar path")' in hit["evidence"]
+    assert "if that commit is only in net-next, net-next is right" in hit["advice"] and "--repo" in hit["advice"]
+    # The author's tree is kept (nothing is decided on a doubt) and the verdict puts the doubt first.
+    assert routes(res) == [(1, "net-next")]
+    assert res.json["verdict"]["status"] == "ready" and res.json["verdict"]["next_step"].startswith("Settle the tree")
+
+
+def test_the_author_saying_the_bug_is_only_in_net_next_settles_it(tmp_path, check_json):
+    res = one(tmp_path, check_json, "[PATCH net-next] net: foo: fix the bar length",
+              "The bar length is read before it is set.\n\nThe issue does not exist in the net tree, so the "
+              "target tree is net-next.", FIX_TRAILERS)
+    assert not hits(res, "tree-mismatch")
+    (reasons,) = [p["reasons"] for p in res.json["verdict"]["patches"]]
+    assert any("the author says the bug is only in net-next" in r for r in reasons)
+
+
+def test_a_fix_told_by_its_description_is_a_fix(tmp_path, check_json):
+    # No Fixes tag and no "fix" in the subject: the message describes the bug.
+    message = ("The packet type is changed before the hook but never reverted. When a tunnel is attached, this\n"
+               "creates issues such as the PTB isn't sent back.")
+    res = one(tmp_path, check_json, "[PATCH net-next] net: bridge: reset pkt_type after the hook", message)
+    (doubt,) = hits(res, "tree-mismatch")
+    assert "it reads as a fix (the description says 'this creates issues')" in doubt["message"]
+    assert hits(res, "fixes-missing")[0]["severity"] == "warning"
+    # A change that reduces contention describes no bug.
+    res = one(tmp_path, check_json, "[PATCH net-next] bonding: use a read-write lock",
+              "Readers wait on rtnl_mutex for a long time. This change reduces the lock contention.", name="rw.mbox")
+    assert not hits(res, "tree-mismatch") and not hits(res, "fixes-missing")
+
+
+def test_a_cosmetic_fix_is_a_clean_up_and_a_clean_up_for_net_is_net_next_material(tmp_path, check_json):
+    res = one(tmp_path, check_json, "[PATCH net] net: foo: fix typo in a comment")
+    (hit,) = hits(res, "tree-mismatch")
+    assert "is not net material: a cosmetic change (the subject says 'typo')" in hit["message"]
+    assert routes(res) == [(1, "net-next")] and res.json["verdict"]["status"] == "wrong-tree"
+    assert not [f for f in res.json["findings"] if f["severity"] == "error"]
+    res = one(tmp_path, check_json, "[PATCH net] net: foo: remove unused variable", name="unused.mbox")
+    assert routes(res) == [(1, "net-next")] and hits(res, "tree-mismatch")
+
+
+def test_docs_for_net(tmp_path, check_json):
+    # A wording fix in the docs is a doubt (maintainers take some into net): the tag is kept.
+    res = one(tmp_path, check_json, "[PATCH net] docs: net: foo: fix a typo", "Fix a typo.", diff=DOCS_DIFF)
+    (hit,) = hits(res, "tree-mismatch")
+    assert "it only changes wording" in hit["message"] and "may be net-next material" in hit["message"]
+    assert routes(res) == [(1, "net")] and res.json["verdict"]["status"] == "ready"
+    # Documentation of behaviour and MAINTAINERS updates go to net as they are.
+    res = one(tmp_path, check_json, "[PATCH net] docs: net: foo: document the bar sysctl", "Document it.",
+              diff=DOCS_DIFF, name="doc.mbox")
+    assert not hits(res, "tree-mismatch") and not hits(res, "fixes-missing")
+    res = one(tmp_path, check_json, "[PATCH net] MAINTAINERS: update the foo maintainer", "Update it.",
+              diff=MAINTAINERS_DIFF, name="maint.mbox")
+    assert not hits(res, "tree-mismatch") and not hits(res, "fixes-missing") and routes(res) == [(1, "net")]
+
+
+def test_a_fix_series_takes_its_preparations_along(tmp_path, check_json):
+    mails = [Mail("[PATCH net 0/2] foo: fix the reboot crash", cover_body("Fix the reboot crash.")),
+             Mail("[PATCH net 1/2] mdio: export the read helper",
+                  patch_body("Export mdio_read() so drivers can call it from their wrappers.")),
+             Mail("[PATCH net 2/2] foo: fix the reboot crash", patch_body("Rebooting crashes.", FIX_TRAILERS))]
+    res = check_json(write(tmp_path, thread(*mails)))
+    assert routes(res) == [(1, "net"), (2, "net")]
+    assert not hits(res, "split-series") and not hits(res, "tree-mismatch")
+    (prep,) = [f for f in hits(res, "fixes-missing") if f["patch"] == 1]
+    assert prep["severity"] == "info" and "travels with the fix in patch 2" in prep["message"]
+    # New work in the same series is still split off: what the diff adds decides.
+    mails[1] = Mail("[PATCH net 1/2] foo: add an xdp module parameter", patch_body("Make XDP optional.",
+                                                                                   diff=MODPARAM_DIFF))
+    res = check_json(write(tmp_path, thread(*mails), "mixed.mbox"))
+    assert routes(res) == [(1, "net-next"), (2, "net")] and hits(res, "split-series")
+    assert res.json["verdict"]["status"] == "wrong-tree"
+
+
+def test_an_untagged_series_mixing_fixes_and_new_work_gets_split_advice(tmp_path, check_json):
+    mails = [Mail("[PATCH 0/2] foo: fix and extend", cover_body("A fix and a knob.")),
+             Mail("[PATCH 1/2] foo: fix the reboot crash", patch_body("Rebooting crashes.", FIX_TRAILERS)),
+             Mail("[PATCH 2/2] foo: add an xdp module parameter", patch_body("Make XDP optional.",
+                                                                             diff=MODPARAM_DIFF))]
+    res = check_json(write(tmp_path, thread(*mails)))
+    (split,) = hits(res, "split-series")
+    assert "Send patch 1 alone to net as a single patch, [PATCH net]" in split["advice"]
+    assert hits(res, "tree-tag-missing")
+
+
+def test_merge_window_follows_the_tree_a_patch_belongs_in(tmp_path, check_json):
+    # Named for net-next: refused on sight.
+    res = one(tmp_path, check_json, "[PATCH net-next] net: foo: use a read-write lock", start=MERGE_WINDOW)
+    (hit,) = hits(res, "net-next-closed")
+    assert hit["severity"] == "error" and "v6.7" in hit["message"]
+    # A clean-up sent to net, and an untagged patch that reads as new work: net-next material while
+    # net-next is closed, a warning that quotes why.
+    res = one(tmp_path, check_json, "[PATCH net] net: foo: remove unused variable", name="net.mbox",
+              start=MERGE_WINDOW)
+    (hit,) = hits(res, "net-next-closed")
+    assert hit["severity"] == "warning" and "is net-next material" in hit["message"] and "net-next was closed" in hit["message"]
+    res = one(tmp_path, check_json, "[PATCH] net: foo: use a read-write lock", name="untagged.mbox",
+              start=MERGE_WINDOW)
+    (hit,) = hits(res, "net-next-closed")
+    assert hit["severity"] == "warning" and res.json["verdict"]["next_step"].startswith("Check the tree")
+    # An untagged fix, and the same clean-up once the window is over, are not.
+    res = one(tmp_path, check_json, "[PATCH] net: foo: fix the bar length", trailers=FIX_TRAILERS,
+              name="fix.mbox", start=MERGE_WINDOW)
+    assert not hits(res, "net-next-closed")
+    res = one(tmp_path, check_json, "[PATCH] net: foo: use a read-write lock", name="open.mbox")
+    assert not hits(res, "net-next-closed")
+
+
+def test_announced_closures_are_profile_data(tmp_path, check_json):
+    # netdev's end-of-year break of 2025: the v6.19 window ended on 12-14, net-next reopened after 01-02.
+    winter = datetime(2025, 12, 18, 18, 0, tzinfo=timezone.utc)
+    res = one(tmp_path, check_json, "[PATCH net-next] net: foo: add the bar knob", start=winter)
+    (hit,) = hits(res, "net-next-closed")
+    assert "2025-12-14 to 2026-01-02 (announced)" in hit["message"] and "after 2026-01-02" in hit["advice"]
+    after = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
+    assert not hits(one(tmp_path, check_json, "[PATCH net-next] net: foo: add the bar knob", start=after,
+                        name="after.mbox"), "net-next-closed")
+
+
+def test_a_repository_profile_declares_its_closures(tmp_path):
+    from reviewtool.context.profiles import load_profiles
+
+    (tmp_path / ".reviewtool.toml").write_text(
+        '[profiles.mine]\nextends = "netdev"\n[[profiles.mine.closures]]\ntree = "net-next"\n'
+        'first_day = "2027-12-20"\nlast_day = "2028-01-03"\nwhy = "holidays"\n')
+    mine = load_profiles(tmp_path)["mine"]
+    assert [(c.tree, str(c.first_day), str(c.last_day), c.why) for c in mine.closures] == [
+        ("net-next", "2027-12-20", "2028-01-03", "holidays")]
+    assert mine.closure_at("net-next", datetime(2028, 1, 3, 23, 0, tzinfo=timezone.utc))
+    assert not mine.closure_at("net", datetime(2028, 1, 3, 23, 0, tzinfo=timezone.utc))
