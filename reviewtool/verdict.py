@@ -5,7 +5,8 @@
 
   incomplete      patches are missing (series-incomplete): nothing else can be judged yet
   wrong-tree      a patch or the whole series belongs in another tree (tree-mismatch on what
-                  the diff or the history shows, fix-for-next-only-code, split-series); a
+                  the diff or the history shows, fix-for-next-only-code, split-series), or one
+                  patch touches files of several trees (patch-spans-trees); a
                   tree-mismatch that only raises a doubt the mail cannot settle does not decide
   needs-revision  at least one error-level finding (the first one decides the next step;
                   a closed development tree comes first: nothing else matters until it reopens)
@@ -25,7 +26,7 @@ from .model.series import Series
 from .rules.registry import Finding, Severity
 
 STATUSES = ("ready", "needs-revision", "wrong-tree", "incomplete")
-WRONG_TREE_RULES = ("split-series", "fix-for-next-only-code", "tree-mismatch")  # in the order they decide
+WRONG_TREE_RULES = ("split-series", "patch-spans-trees", "fix-for-next-only-code", "tree-mismatch")  # in order
 FIRST_ERRORS = ("net-next-closed",)  # errors that override the order of the findings
 
 

@@ -192,3 +192,36 @@ def test_a_repository_profile_declares_its_closures(tmp_path):
         ("net-next", "2027-12-20", "2028-01-03", "holidays")]
     assert mine.closure_at("net-next", datetime(2028, 1, 3, 23, 0, tzinfo=timezone.utc))
     assert not mine.closure_at("net", datetime(2028, 1, 3, 23, 0, tzinfo=timezone.utc))
+
+
+def _diff(*paths: str) -> str:
+    return "".join(f"diff --git a/{p} b/{p}\nindex 1111111..2222222 100644\n--- a/{p}\n+++ b/{p}\n"
+                   "@@ -1,2 +1,2 @@\n context\n-old\n+new\n" for p in paths)
+
+
+def test_one_patch_touching_files_of_several_trees_is_split(tmp_path, check_json):
+    dts = "arch/arm64/boot/dts/mediatek/mt7622-rfb1.dts"
+    res = one(tmp_path, check_json, "[PATCH net] net: dsa: mt7530: fix the reset polarity",
+              diff=_diff(dts, "drivers/net/dsa/mt7530.c"), trailers=FIX_TRAILERS)
+    (hit,) = hits(res, "patch-spans-trees")
+    assert f"devicetree sources ({dts})" in hit["message"] and "code (drivers/net/dsa/mt7530.c)" in hit["message"]
+    assert "the SoC tree of the platform" in hit["advice"]
+    assert res.json["verdict"]["status"] == "wrong-tree" and res.json["verdict"]["decided_by"] == "patch-spans-trees"
+    binding = "Documentation/devicetree/bindings/net/foo.yaml"
+    res = one(tmp_path, check_json, "[PATCH net-next] net: foo: add the bar clock",
+              diff=_diff(binding, "drivers/net/ethernet/foo/foo.c"), name="bind.mbox")
+    assert "devicetree bindings" in hits(res, "patch-spans-trees")[0]["message"]
+    # One tree each: a binding with its MAINTAINERS entry, a driver with its documentation, a .dts alone.
+    for i, paths in enumerate(((binding, "MAINTAINERS"), ("drivers/net/ethernet/foo/foo.c",
+                                                         "Documentation/networking/foo.rst"), (dts,))):
+        res = one(tmp_path, check_json, "[PATCH net-next] foo: update", diff=_diff(*paths), name=f"ok{i}.mbox")
+        assert not hits(res, "patch-spans-trees"), paths
+
+
+def test_separate_paths_are_profile_data(tmp_path):
+    from reviewtool.context.profiles import load_profiles, shipped_profiles
+
+    assert [g.name for g in shipped_profiles()["generic"].separate_paths] == ["devicetree sources",
+                                                                              "devicetree bindings"]
+    (tmp_path / ".reviewtool.toml").write_text('[profiles.soc]\nextends = "generic"\nseparate_paths = []\n')
+    assert load_profiles(tmp_path)["soc"].separate_paths == ()

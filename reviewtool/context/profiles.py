@@ -53,6 +53,23 @@ class Closure:
 
 
 @dataclass(frozen=True)
+class SeparatePaths:
+    """Files that reach mainline through a tree of their own (devicetree sources, bindings)."""
+
+    name: str
+    paths: tuple[str, ...]  # prefixes; `*` is one path component
+    tree: str  # where they go, in words
+
+    def matches(self, path: str) -> bool:
+        return any(_prefix_match(pattern, path) for pattern in self.paths)
+
+
+def _prefix_match(pattern: str, path: str) -> bool:
+    parts, have = pattern.rstrip("/").split("/"), path.split("/")
+    return len(have) > len(parts) and all(p == "*" or p == h for p, h in zip(parts, have))
+
+
+@dataclass(frozen=True)
 class TreeReading:
     """The tree a subject tag names, and how it was written: "exact", "case" (`NET-NEXT`),
     "alias" (a form the profile lists, `-next`) or "spelling" (one edit away, `net-nxt`)."""
@@ -90,6 +107,7 @@ class Profile:
     untagged_prefixes: tuple[str, ...] = ()  # subject summaries exempt from a tree tag ("can: ")
     tree_aliases: dict[str, str] = field(default_factory=dict)  # tag as people write it -> tree ("-next")
     closures: tuple[Closure, ...] = ()  # announced closures besides the merge window
+    separate_paths: tuple[SeparatePaths, ...] = ()  # files merged through their own trees (patch-spans-trees)
     severity: dict[str, str] = field(default_factory=dict)  # rule name -> severity override
     disabled: tuple[str, ...] = ()  # rules this project does not want
     settings: dict[str, Any] = field(default_factory=dict)  # max_patches, cover_letter_min, ...
@@ -204,6 +222,7 @@ def _profile(name: str, data: dict[str, Any], origin: str) -> Profile:
             untagged_prefixes=_str_list(data, "untagged_prefixes", origin, name),
             tree_aliases=_aliases(data, names, origin, name),
             closures=tuple(_closure(c, names, origin, name) for c in data.get("closures", ())),
+            separate_paths=_separate(data.get("separate_paths", _default_separate()), origin, name),
             severity={k: str(v) for k, v in rules.get("severity", {}).items()},
             disabled=_str_list(rules, "disable", origin, name),
             settings=dict(settings),
@@ -211,6 +230,21 @@ def _profile(name: str, data: dict[str, Any], origin: str) -> Profile:
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ConfigError(f"{origin}: profile {name!r} is malformed ({exc})") from exc
+
+
+@lru_cache(maxsize=1)
+def _default_separate() -> tuple[dict[str, Any], ...]:
+    """The kernel's groups (reviewtool/data/separate-paths.toml), for profiles that name none."""
+    text = resources.files("reviewtool.data").joinpath("separate-paths.toml").read_text(encoding="utf-8")
+    return tuple(tomllib.loads(text)["separate_paths"])
+
+
+def _separate(groups: Any, origin: str, name: str) -> tuple[SeparatePaths, ...]:
+    try:
+        return tuple(SeparatePaths(str(g["name"]), tuple(str(p) for p in g["paths"]), str(g.get("tree", "its own tree")))
+                     for g in groups)
+    except (KeyError, TypeError) as exc:
+        raise ConfigError(f"{origin}: profile {name!r}: separate_paths entries need name and paths ({exc})") from exc
 
 
 def _closure(c: dict[str, Any], trees: list[str], origin: str, name: str) -> Closure:
@@ -310,6 +344,7 @@ def _as_data(p: Profile) -> dict[str, Any]:
             "untagged_prefixes": list(p.untagged_prefixes), "tree_aliases": dict(p.tree_aliases),
             "closures": [{"tree": c.tree, "first_day": c.first_day, "last_day": c.last_day, "why": c.why,
                           "source": c.source} for c in p.closures],
+            "separate_paths": [{"name": g.name, "paths": list(g.paths), "tree": g.tree} for g in p.separate_paths],
             "rules": {"severity": dict(p.severity), "disable": list(p.disabled)}, "settings": dict(p.settings)}
 
 
