@@ -114,3 +114,35 @@ def test_codeveloper_naming_the_author(tmp_path, check_json):
         "Co-developed-by: Jinghao Jia <jinghao7@illinois.edu>\n"))
     [hit] = hits(check_json(mbox, "--select", "signoff"), "co-developed-by-without-signoff")
     assert hit["severity"] == "warning" and "names the author" in hit["message"]
+
+
+def _signed(tmp_path, trailers: str, sender="Nick Chan <nick@example.org>", inbody="", name="p.mbox"):
+    message = (f"From: {inbody}\n\n" if inbody else "") + "Only touch the fast IPI registers where they exist."
+    body = patch_body(message=message, trailers=trailers)
+    return write(tmp_path, thread(Mail("[PATCH] irqchip/foo: guard the IPI registers", body, sender=sender)), name)
+
+
+def test_a_signer_before_the_author_must_be_the_author_or_a_codeveloper(tmp_path, check_json):
+    chain = "Signed-off-by: Konrad Dybcio <konrad@example.org>\nSigned-off-by: Nick Chan <nick@example.org>"
+    res = check_json(_signed(tmp_path, chain), "--select", "signoff")
+    [hit] = hits(res, "signed-off-by-author")
+    assert hit["severity"] == "warning"
+    assert hit["message"].startswith("Konrad Dybcio <konrad@example.org> signed off before the author Nick Chan")
+    assert "From: Konrad Dybcio <konrad@example.org>" in hit["advice"] and "Co-developed-by" in hit["advice"]
+    # Credited as co-developer, or the author signing first and a handler after: a sound chain.
+    codev = "Co-developed-by: Konrad Dybcio <konrad@example.org>\n" + chain
+    assert not hits(check_json(_signed(tmp_path, codev, name="c.mbox"), "--select", "signoff"), "signed-off-by-author")
+    handler = "Signed-off-by: Nick Chan <nick@example.org>\nSigned-off-by: Konrad Dybcio <konrad@example.org>"
+    relayed = _signed(tmp_path, handler, sender="Konrad Dybcio <konrad@example.org>",
+                      inbody="Nick Chan <nick@example.org>", name="r.mbox")
+    assert check_json(relayed, "--select", "signoff").json["findings"] == []
+
+
+def test_the_sender_missing_from_the_chain_when_the_author_differs(tmp_path, check_json):
+    # In-body From: names the author; the sender passed it on without signing off.
+    mbox = _signed(tmp_path, "Signed-off-by: Nick Chan <nick@example.org>", sender="Sam Sender <sam@example.com>",
+                   inbody="Nick Chan <nick@example.org>")
+    res = check_json(mbox, "--select", "signoff")
+    [hit] = hits(res, "signed-off-by-sender-last")
+    assert "sent by Sam Sender <sam@example.com>" in hit["message"] and "no sign-off at all" in hit["message"]
+    assert not hits(res, "signed-off-by-author")

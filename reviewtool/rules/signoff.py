@@ -82,6 +82,8 @@ def signed_off_by_author(series, ctx):
     author's certification. Matched by address or by name, as NIPA's verify_signedoff does.
     Source: kernel submitting-patches ("Sign your work", "The canonical patch format");
     checkpatch NO_AUTHOR_SIGN_OFF; NIPA verify_signedoff.
+    A sign-off before the author's by someone who is neither the author nor a Co-developed-by
+    is a warning: one of the credits is wrong.
     Bad:
       From: Jane Developer <jane@example.org>      (mail header)
 
@@ -93,13 +95,39 @@ def signed_off_by_author(series, ctx):
     """
     for p in _patches(series):
         sobs = signoffs(p)
-        if not sobs or any(same_person(p.author, t.person) for t in sobs):
+        if not sobs:
+            continue
+        if any(same_person(p.author, t.person) for t in sobs):
+            hit = _signed_before_author(p, sobs)
+            if hit is not None:
+                yield hit
             continue
         yield Hit(f"the author {p.author} ({_author_origin(p)}) has no Signed-off-by", patch=p.counter,
                   evidence=(f"author: {p.author} ({_author_origin(p)})",) + tuple(t.line for t in sobs),
                   advice=f"If {p.author} wrote the patch, their `Signed-off-by: {p.author}` must come first; "
                          "if someone else wrote it, put `From: Real Author <address>` as the first line of "
                          "the body so git records the right author.")
+
+
+def _signed_before_author(p: Patch, sobs: tuple[Trailer, ...]) -> Hit | None:
+    """A sign-off before the author's own by someone credited as neither author nor co-developer:
+    the chain says they handled the patch before it was written, so one of the credits is wrong."""
+    first_own = next(t for t in sobs if same_person(p.author, t.person))
+    trailers = list(p.trailers)
+    for t in sobs:
+        if t is first_own:
+            return None
+        i = trailers.index(t)
+        prev = trailers[i - 1] if i > 0 else None
+        if prev is not None and prev.key == CODEV and same_person(prev.person, t.person):
+            continue
+        return Hit(f"{t.person} signed off before the author {p.author} ({_author_origin(p)}) and is credited as "
+                   "neither author nor co-developer", patch=p.counter, severity=Severity.WARNING,
+                   evidence=(f"author: {p.author} ({_author_origin(p)})",) + tuple(x.line for x in sobs),
+                   advice=f"If {t.person} wrote the patch, make them the author (`From: {t.person}` as the first "
+                          f"line of the body); if you wrote it together, add `Co-developed-by: {t.person}` right "
+                          "above their Signed-off-by.")
+    return None
 
 
 @rule("signed-off-by-sender-last", family="signoff", severity="warning",
