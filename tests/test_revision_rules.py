@@ -232,3 +232,54 @@ def test_resend_with_a_changed_diff(tmp_path, check_json):
     res = check_json(write(tmp_path, thread(first, domain="a.example.org") + "\n"
                            + thread(same, start=DAY2, domain="b.example.org"), "same.mbox"))
     assert hits(res, "version-not-bumped") == []
+
+
+# reviews of postings the input does not hold ----------------------------------------------------
+
+def _review_of_absent(subject: str, parent: str, date, tag="Acked-by: Greg Reviewer <greg@example.org>") -> Mail:
+    return Mail(f"Re: {subject}", f"On Mon, Jane wrote:\n> the patch\n\n{tag}\n", sender="Greg Reviewer <greg@example.org>",
+                in_reply_to=parent, date=date)
+
+
+def test_a_review_of_an_earlier_posting_the_input_lacks_is_carried(tmp_path, check_json):
+    from datetime import datetime, timezone
+
+    # Greg acked v2 2/2 (not in the input); v3 2/2 answers nothing of it and drops the tag.
+    before = datetime(2026, 11, 1, 9, 0, tzinfo=timezone.utc)
+    review = _review_of_absent("[PATCH v2 2/2] foo: fix thing number 2", "v2-2-of-2@example.org", before)
+    v3 = series_mails(2, version=3)
+    res = check_json(write(tmp_path, thread(review, *v3, thread_to_first=False)))
+    (hit,) = hits(res, "trailers-not-carried")
+    assert hit["patch"] == 2 and "given on another posting of patch 2/2 of v3 is missing from it" in hit["message"]
+    assert hit["evidence"][0] == "Acked-by: Greg Reviewer <greg@example.org>" and "not in the input" in hit["evidence"][1]
+    # The tag is not a review of v3: coverage and b4's trailers do not count it.
+    assert not any(p["followup_trailers"] for p in res.json["patches"])
+    # Given after this posting went out (a first copy of v2 reviewed after the second): the next version carries it.
+    after = datetime(2026, 11, 3, 9, 0, tzinfo=timezone.utc)
+    late = _review_of_absent("[PATCH v3 2/2] foo: fix thing number 2", "first-copy@example.org", after)
+    res = check_json(write(tmp_path, thread(*series_mails(2, version=3), late, thread_to_first=False), "late.mbox"))
+    (hit,) = hits(res, "trailers-not-carried")
+    assert "(after this one was sent) is not on it" in hit["message"] and "next version" in hit["advice"]
+    # Carried, or a reply about another patch: nothing to say.
+    carried = series_mails(2, version=3)
+    carried[2].body = patch_body(trailers="Acked-by: Greg Reviewer <greg@example.org>\n"
+                                          "Signed-off-by: Jane Developer <jane@example.org>")
+    res = check_json(write(tmp_path, thread(review, *carried, thread_to_first=False), "carried.mbox"))
+    assert not hits(res, "trailers-not-carried")
+    other = _review_of_absent("[PATCH v2] bar: something else", "elsewhere@example.org", before)
+    res = check_json(write(tmp_path, thread(other, *series_mails(2, version=3), thread_to_first=False), "o.mbox"))
+    assert not hits(res, "trailers-not-carried")
+
+
+def test_a_resend_that_says_it_changed_needs_a_new_version(tmp_path, check_json):
+    mails = series_mails(2, version=1)
+    mails[0].subject = "[PATCH RESEND 0/2] foo: fix two things"
+    mails[0].body = cover_body("Resend to correct dt-bindings issues pointed out by Rob.\n\nThis series fixes foo.")
+    for i, m in enumerate(mails[1:], 1):
+        m.subject = f"[PATCH RESEND {i}/2] foo: fix thing number {i}"
+    (hit,) = hits(check_json(write(tmp_path, thread(*mails))), "version-not-bumped")
+    assert "a RESEND that says it changed" in hit["message"] and "as v2" in hit["advice"]
+    # A resend after a rebase, or a RESEND of v2 whose notes log v1 -> v2, is a plain resend.
+    mails[0].body = cover_body("Rebased on net-next, no other change.\n\nThis series fixes foo.",
+                               notes="Changes in v2:\n- fix the length check")
+    assert not hits(check_json(write(tmp_path, thread(*mails), "plain.mbox")), "version-not-bumped")

@@ -117,7 +117,7 @@ def duplicate_counters(msgs: list[EmailMessage], revision: int) -> tuple[int, ..
 def make_series(*, revision: int, expected: int | None, cover: Patch | None, patches: tuple[Patch, ...],
                 duplicates: tuple[int, ...], source: str, replies: tuple[Reply, ...] = (),
                 trailer_mismatches: tuple = (), reposts: tuple[Patch, ...] = (),
-                notes: tuple[str, ...] = ()) -> Series:
+                notes: tuple[str, ...] = (), earlier_replies: tuple[Reply, ...] = ()) -> Series:
     """One revision of a series; base-commit, change-id and prerequisites are read from the cover
     letter and the first patch, where b4 and format-patch put them."""
     received = {p.counter for p in patches}
@@ -140,6 +140,7 @@ def make_series(*, revision: int, expected: int | None, cover: Patch | None, pat
         change_id=_kv(ident_text, "change-id"),
         prerequisites=tuple(_PREREQ_RE.findall(ident_text)),
         replies=replies,
+        earlier_replies=earlier_replies,
         trailer_mismatches=trailer_mismatches,
         reposts=reposts,
         source=source,

@@ -19,7 +19,7 @@ from ..sources.threads import is_patch_mail, msg_date, split_reposts
 from .assemble import duplicate_counters, make_patch, make_series, person
 from .patchid import patch_ids
 from .series import Patch, Reply, Series
-from .subject import parse_subject
+from .subject import normalized_summary, parse_subject
 from .trailers import find_reply_trailers, make_trailer
 
 _LOCK = threading.Lock()
@@ -105,6 +105,27 @@ def _patch(lmsg, subjects: dict[str, str] | None = None) -> Patch:
 
 def _strip_quotes(body: str) -> str:
     return "\n".join(l for l in body.replace("\r", "").split("\n") if not l.startswith(">"))
+
+
+def _earlier_replies(lmbx, mails: dict[str, int], summaries: dict[str, int]) -> tuple[Reply, ...]:
+    """Replies whose parent the input lacks, answering a posting of one of the series' patches
+    (matched by the summary of their `Re:` subject); see Series.earlier_replies."""
+    known = set(mails) | set(lmbx.msgid_map) | {f.msgid for f in lmbx.followups}
+    out = []
+    for f in lmbx.followups:
+        parent = f.in_reply_to or (f.references[-1] if f.references else None)
+        if not parent or parent in known:
+            continue
+        s = parse_subject(f.full_subject or "")
+        counter = summaries.get(normalized_summary(s)) if s.reply else None
+        if counter is None:
+            continue
+        author = person(f.fromname, f.fromemail)
+        out.append(Reply(msgid=f.msgid, subject=f.full_subject, author=author, date=msg_date(f.msg),
+                         in_reply_to=parent, counter=counter, body=_strip_quotes(f.body or ""),
+                         trailers=find_reply_trailers(f.body or "", source_msgid=f.msgid, source_from=author)))
+    out.sort(key=lambda r: (r.date is None, r.date.timestamp() if r.date else 0, r.msgid))
+    return tuple(out)
 
 
 def _replies(lmbx, mails: dict[str, int]) -> tuple[Reply, ...]:
@@ -236,7 +257,9 @@ def _series_for(msgs: list[EmailMessage], revision: int, source: str, *,
     cover = _patch(cover_lmsg, subjects) if cover_lmsg is not None else None
     patches = tuple(sorted((_patch(p, subjects) for p in patches_lmsg), key=lambda p: p.counter))
     mails = {p.msgid: p.counter for p in ((cover,) if cover else ()) + patches}
-    return make_series(revision=revision, expected=expected, cover=cover, patches=patches,
+    summaries = {normalized_summary(p.subject): p.counter for p in ((cover,) if cover else ()) + patches}
+    earlier_replies = _earlier_replies(lmbx, mails, summaries)
+    return make_series(earlier_replies=earlier_replies,revision=revision, expected=expected, cover=cover, patches=patches,
                        duplicates=duplicate_counters(msgs, revision), source=source, replies=_replies(lmbx, mails),
                        trailer_mismatches=tuple(sorted(lser.trailer_mismatches)) if lser is not None else (),
                        reposts=reposts, notes=tuple(skipped))

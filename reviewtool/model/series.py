@@ -149,6 +149,9 @@ class Series:
     change_id: str | None = None
     prerequisites: tuple[str, ...] = ()  # prerequisite-* lines as written
     replies: tuple[Reply, ...] = ()
+    # Replies to postings of these patches that the input lacks (a review of v2 2/2 beside v3),
+    # matched by summary: their review trailers were given on an earlier posting.
+    earlier_replies: tuple[Reply, ...] = ()
     trailer_mismatches: tuple[tuple[str, str, str, str], ...] = ()  # (name, value, sender name, sender address)
     earlier: tuple["Series", ...] = ()  # older revisions found in the same input, oldest first
     reposts: tuple[Patch, ...] = ()  # older postings of this revision's mails (a RESEND, or a repost

@@ -169,10 +169,11 @@ def trailers_not_carried(series, ctx):
       v3 2/3 carries "Reviewed-by: Simon Horman <horms@kernel.org>", or says below `---`:
       "dropped Simon's Reviewed-by: the locking changed"
     """
+    cover_texts = [series.cover.message, series.cover.notes] if series.cover else []
+    yield from _dropped_from_absent_postings(series, cover_texts)
     if not series.earlier:
         return
     prev = series.earlier[-1]
-    cover_texts = [series.cover.message, series.cover.notes] if series.cover else []
     all_mails = series.all_mails
     for old in prev.patches:
         new = match_patch(old, series.patches)
@@ -203,6 +204,37 @@ def trailers_not_carried(series, ctx):
                       f"v{series.revision} patch", patch=0, evidence=(t.line, where),
                       advice=f"Add `{t.name}: {t.person}` to the patches it covers, or say in the cover "
                              "letter why it was dropped.")
+
+
+def _dropped_from_absent_postings(series: Series, cover_texts: list[str]):
+    """Review tags given in replies to other postings of these patches that the input lacks (a
+    reviewer's answer to v2 2/2 beside v3 2/2, or to a first copy of a v2 posted twice), not carried
+    into this posting. One given after this posting went out is for the next version to carry: b4
+    does not collect it from the other posting."""
+    seen: set[tuple[int, str, str]] = set()
+    for r in series.earlier_replies:
+        new = series.patch(r.counter)
+        if new is None or r.in_reply_to == new.msgid:
+            continue
+        later = bool(new.date and r.date and r.date > new.date)
+        for t in r.trailers:
+            if t.key not in REVIEW_TRAILERS or not t.person or not same_person(t.person, r.author):
+                continue
+            key = (new.counter, t.key, (t.person.email or t.person.name).lower())
+            if key in seen or same_person(t.person, new.author) or _carried(t.person, (new,)) \
+                    or _explained(t.person, [new.notes] + cover_texts):
+                continue
+            seen.add(key)
+            label = f"{patch_label(series, new.counter)} of v{series.revision}"
+            yield Hit(f"{t.name} from {t.person} given on another posting of {label} "
+                      + ("(after this one was sent) is not on it" if later else "is missing from it"),
+                      patch=new.counter,
+                      evidence=(t.line, f"in a reply <{r.msgid}> to {r.subject!r} (<{r.in_reply_to}>, "
+                                        "not in the input)"),
+                      advice=(f"Carry `{t.name}: {t.person}` into the next version (b4 does not collect it from the "
+                              "other posting; a maintainer applying this one adds it by hand)." if later else
+                              f"Add `{t.name}: {t.person}` to the patch, or say below `---` why it was dropped "
+                              "(e.g. the patch changed substantially since it was given)."))
 
 
 def _diff_signature(p: Patch) -> tuple:
@@ -244,12 +276,37 @@ def _repost_hit(series: Series, old: Patch, new: Patch) -> Hit | None:
                       "changed; keep RESEND for reposting an unchanged patch.")
 
 
+# A RESEND that says what changed ("Resend to correct dt-bindings issues pointed out by Rob").
+_RESEND_CHANGED_RES = (
+    re.compile(r"\b(?:resen[dt]\w*|repost\w*)\b[^.\n]{0,30}?\b(?:to|for|after|with)\s+(?:correct|fix|address|update|"
+               r"change|adjust|drop|add|remove|include|incorporate)\w*", re.I),
+    re.compile(r"\b(?:correct|fix|address|updat|adjust|rework|incorporat)\w*\s+(?:\w+\s+){0,4}?(?:issues?|comments?|"
+               r"feedback|review|problems?|warnings?|errors?|typos?|nits?|suggestions?)\s+(?:pointed\s+out|raised|"
+               r"reported|noted|found|given|from|by)\b", re.I),
+)
+
+
+def _resend_says_changed(series: Series) -> tuple[Patch, str] | None:
+    """(mail, sentence) where a RESEND posting says it changes something (a rebase alone does not)."""
+    for m in series.all_mails:
+        if not m.subject.resend:
+            continue
+        texts = [m.message, m.notes] if m.is_cover else [m.notes]
+        for text in texts:
+            for line in text.splitlines():
+                # A version log in a RESEND describes the version being resent, not the resend.
+                if any(rx.search(line) for rx in _RESEND_CHANGED_RES):
+                    return m, line.strip()
+    return None
+
+
 @rule("version-not-bumped", family="revisions", severity="warning",
       summary="A changed patch was reposted under the same version number (or as a RESEND)")
 def version_not_bumped(series, ctx):
     """Why: Reviewers, patchwork and b4 tell postings apart by their vN: two different patches
     under one number mean a maintainer may apply the old one, and review comments land on the
-    wrong copy. RESEND is for an unchanged patch only; any change makes a new version.
+    wrong copy. RESEND is for an unchanged patch only; any change makes a new version, also when the
+    RESEND says so itself ("Resend to correct the issues pointed out by Rob").
     Source: kernel submitting-patches ("Don't get discouraged - or impatient", RESEND);
     maintainer-netdev ("Resending after review").
     Bad:
@@ -258,6 +315,12 @@ def version_not_bumped(series, ctx):
     Good:
       [PATCH net v2 1/2] foo: fix bar   (Tuesday, "v2: ..." below ---)
     """
+    said = _resend_says_changed(series)
+    if said is not None and not series.reposts:
+        mail, line = said
+        yield Hit(f"a RESEND that says it changed: {line!r}", patch=mail.counter, evidence=(mail.subject.raw, line),
+                  advice=f"Post the changed series as v{series.revision + 1} with a change log (\"v{series.revision + 1}: "
+                         "...\"); keep RESEND for reposting unchanged patches.")
     chains: dict[int, list[Patch]] = {}
     for old in series.reposts:
         chains.setdefault(old.counter, []).append(old)

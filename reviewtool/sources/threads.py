@@ -149,7 +149,11 @@ def select_thread(msgs: list[EmailMessage], msgid: str | None, origin: str) -> l
     newest = max(chosen.revisions(), default=1)
     newest_date = chosen.newest_patch_date()
     selected = list(chosen.messages)
+    summaries = {normalized_summary(parse_subject(header(m, "Subject"))) for m in chosen.patch_mails}
     for t in threads:
+        if t is not chosen and not t.patch_mails and _answers_earlier_posting(t, summaries):
+            selected = t.messages + selected  # a review of a posting the input lacks (its tags count)
+            continue
         if t is chosen or not t.patch_mails or not t.identity() & ident:
             continue
         top = max(t.revisions(), default=1)
@@ -161,6 +165,16 @@ def select_thread(msgs: list[EmailMessage], msgid: str | None, origin: str) -> l
         raise InputError(f"{origin}: the thread under review has {len(selected)} messages, over the limit of "
                          f"{cap} (REVIEWTOOL_MAX_MESSAGES)")
     return selected
+
+
+def _answers_earlier_posting(t: Thread, summaries: set[str]) -> bool:
+    """A thread of replies only, whose root is missing and whose subject is `Re:` one of the
+    series' patches: a review of an earlier posting of them that the input does not hold."""
+    for m in t.messages:
+        s = parse_subject(header(m, "Subject"))
+        if s.reply and s.brackets and normalized_summary(s) in summaries:
+            return True
+    return False
 
 
 def _patch_key(msg: EmailMessage) -> tuple[int, int]:
