@@ -80,6 +80,19 @@ def test_disclosure_below_the_cut_counts(tmp_path, check_json):
     assert len(hits(check_json(footer), "assisted-by-missing")) == 1
 
 
+def test_disclosure_with_the_tool_as_subject(tmp_path, check_json):
+    # "X assisted with analysis and wording": the tool names itself as the helper.
+    for i, said in enumerate(("Claude assisted with analysis and wording.",
+                              "Gemini helped with the analysis of the splat.",
+                              "ChatGPT (GPT-4o) was used to draft this commit message.")):
+        mbox = _patch(tmp_path, message=MESSAGE + "\n" + said + "\n", name=f"s{i}.mbox")
+        [hit] = hits(check_json(mbox), "assisted-by-missing")
+        assert hit["evidence"] == [said]
+    # A person named Claude helping is not a tool.
+    person = _patch(tmp_path, message=MESSAGE + "\nClaude Dupont helped to test it on his board.\n", name="p.mbox")
+    assert hits(check_json(person), "assisted-by-missing") == []
+
+
 def test_negated_or_unrelated_mentions_are_not_disclosures(tmp_path, check_json):
     message = MESSAGE + ("\nNo AI tools were used to write this patch.\n"
                          "The bug was found with syzkaller, then found using Gemini Lake hardware too.\n"

@@ -41,6 +41,9 @@ _DISCLOSURE_RES = (
     re.compile(r"\b(?:with|through) the (?:help|assistance|aid) of\s+(?:the\s+)?" + _TOOL + r"\b", re.I),
     re.compile(r"\b(?:AI|LLM)[- ](?:generated|assisted|authored|written)\b", re.I),
     re.compile(r"\b(?:used|using|asked|prompted)\s+(?:the\s+)?" + _TOOL + r"\b\s*(?:to|for)\b", re.I),
+    # The tool as the subject: "Claude assisted with analysis and wording", "ChatGPT helped write it".
+    re.compile(r"\b" + _TOOL + r"\s+(?:\([^)]{0,40}\)\s+)?(?:was\s+used\s+(?:to|for|in)|assisted|helped|"
+               r"contributed|wrote|generated|drafted|suggested|proposed|identified|spotted)\b", re.I),
 )
 _NEGATION_RE = re.compile(r"\b(?:no|not|never|without|nor)\b[^.]*$", re.I)
 
