@@ -319,3 +319,28 @@ def test_base_commit_not_a_commit_id(tmp_path, check_json):
     mails[0].body = cover_body(base="net-next/main")
     found = hits(check_json(write(tmp_path, thread(*mails))), "base-commit-missing", 0)
     assert found and "'net-next/main' is not a commit id" in found[0]["message"]
+
+
+def test_mail_that_is_not_a_usable_patch_still_gets_a_review(tmp_path, cli):
+    # A diffstat followed by pasted code instead of a diff, under a garbled subject.
+    body = ("The bar length is read before it is set.\n\nSigned-off-by: Jane Developer <jane@example.org>\n---\n"
+            " net/core/dev.c | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n\n"
+            "static int foo(struct net_device *dev)\n{\n\treturn bar(dev, 0);\n}\n")
+    mbox = write(tmp_path, thread(Mail("[PATCH net] net: foo: [PATCH v2] fix the bar length", body)))
+    res = cli("check", str(mbox), "--format", "json")
+    assert res.code == 1, res.err  # reviewed, with an error: not exit 2
+    found = {f["rule"]: f for f in res.json["findings"]}
+    assert "the diffstat announces 1 changed file(s) but no diff follows" in found["patch-corrupt"]["message"]
+    assert "a second [PATCH ...] prefix sits inside the summary" in found["subject-format"]["message"]
+    assert any("read as they are" in n for n in res.json["summary"]["notes"])
+
+
+def test_a_garbled_cover_letter_subject_keeps_its_version(tmp_path, check_json):
+    mails = series_mails(2, version=2)
+    mails[0].subject = "[PATCH net v2 0/2 foo: fix two things"  # the bracket is never closed
+    res = check_json(write(tmp_path, thread(*mails)))
+    assert res.json["series"]["revision"] == 2
+    assert not hits(res, "series-numbering")  # no "mixed versions"
+    (found,) = hits(res, "subject-format", 0)
+    assert found["message"] == "the cover letter's subject is garbled: the prefix bracket is never closed"
+    assert res.json["verdict"]["patches"][0]["declared"] == "net"

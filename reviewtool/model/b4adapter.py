@@ -265,6 +265,24 @@ def _series_for(msgs: list[EmailMessage], revision: int, source: str, *,
                        reposts=reposts, notes=tuple(skipped))
 
 
+def _unusable_series(msgs: list[EmailMessage], revision: int, source: str) -> Series | None:
+    """The series of patch mails b4 cannot use (a diffstat followed by pasted text instead of a
+    diff, say), read by our own parser, so the review can say what is wrong with them."""
+    from .own import OwnSeriesBuilder
+
+    builder = OwnSeriesBuilder()
+    for m in msgs:
+        s = parse_subject(header(m, "Subject"))
+        if is_patch_mail(m) and s.revision == revision and not s.pull:
+            builder.add(m)
+    try:
+        series = builder.series(source)
+    except InputError:
+        return None
+    note = "b4 found no usable patch in the thread: the mails were read as they are"
+    return Series(**{**series.__dict__, "notes": series.notes + (note,)}) if series.patches else None
+
+
 def build_series(msgs: list[EmailMessage], *, revision: int | None = None, source: str = "") -> Series:
     """The newest (or the asked-for) revision of the series in `msgs`, with earlier ones attached."""
     init_b4()
@@ -284,6 +302,8 @@ def build_series(msgs: list[EmailMessage], *, revision: int | None = None, sourc
         return _series_for(b4_msgs, r, source, subjects=subjects, reposts=reposts)
 
     series = series_for(target)
+    if series is None:
+        series = _unusable_series(msgs, target, source)  # mail that says it is a patch but carries none
     if series is None:
         raise InputError(f"{source}: b4 found no usable patch series in the thread")
     earlier = tuple(s for r in revisions if r < target if (s := series_for(r)) is not None)

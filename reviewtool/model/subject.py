@@ -17,6 +17,7 @@ _PATCH_VERSION_RE = re.compile(r"^(patch|rfc)v(\d{1,3})$", re.I)
 _COUNTER_RE = re.compile(r"^(\d{1,4})/(\d{1,4})$")
 _COUNTERISH_RE = re.compile(r"^[\d.]+/[\d.]+$")
 _KEYWORDS = {"PATCH", "RFC", "RESEND", "PULL", "GIT", "NOT-FOR-MERGE"}
+UNCLOSED = "the prefix bracket is never closed"
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,18 @@ def parse_subject(raw: str) -> Subject:
         brackets.append(m.group(1))
         text = text[m.end():]
     summary = text.strip()
+    unclosed = False
+    if not brackets and summary.startswith("[") and "]" not in summary:
+        # `[PATCH v2 0/3 foo: bar`: read the prefix words up to the summary, so a garbled cover
+        # letter keeps its version and counter (and the series does not seem to mix versions).
+        words = summary[1:].split()
+        n = 0
+        while n < len(words) and ":" not in words[n] and (n or words[n].upper() in ("PATCH", "RFC")) \
+                and (words[n].upper() in _KEYWORDS or _VERSION_RE.match(words[n]) or _COUNTER_RE.match(words[n])
+                     or _PATCH_VERSION_RE.match(words[n]) or (n and words[n].islower() and n < 4)):
+            n += 1
+        if n:
+            brackets, summary, unclosed = [" ".join(words[:n])], " ".join(words[n:]), True
     # Some tools put the project tag before [PATCH] without brackets is not handled: too ambiguous.
     tokens: list[str] = []
     for group in brackets:
@@ -120,6 +133,8 @@ def parse_subject(raw: str) -> Subject:
             problems.append(f"'{tokens[0]}' placed before PATCH")
     if revision_explicit and revision < 1:
         problems.append("revision v0 does not exist")
+    if unclosed:
+        problems.append(UNCLOSED)
     return Subject(
         raw=raw,
         reply=reply,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..model.subject import UNCLOSED
 from .helpers import counters_text
 from .registry import Hit, rule
 
@@ -46,8 +47,8 @@ def series_numbering(series, ctx):
     mails = series.all_mails
     for p in mails:
         for problem in p.subject.problems:
-            if "before PATCH" in problem:
-                continue  # a prefix-order matter, reported by subject-format
+            if "before PATCH" in problem or problem == UNCLOSED:
+                continue  # a matter of the prefix's form, reported by subject-format
             yield Hit(f"garbled prefix: {problem}", patch=p.counter, evidence=(p.subject.raw,),
                       advice="Regenerate the series with `git format-patch -v N --cover-letter` (or b4 send) "
                              "so every subject carries a clean `[PATCH vN M/N]` prefix.")

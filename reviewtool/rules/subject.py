@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from ..model.series import Patch, Series
+from ..model.subject import UNCLOSED
 from .registry import Hit, Severity, rule
 
 _PLACEHOLDER_RE = re.compile(r"\*\*\*\s*SUBJECT HERE\s*\*\*\*", re.I)
@@ -32,9 +33,11 @@ def _prefix_problem(p: Patch) -> str | None:
     s = p.subject
     if not s.raw.strip():
         return "the mail has no subject"
+    if UNCLOSED in s.problems:
+        return UNCLOSED
     if not s.brackets:
         if s.summary.startswith("[") and "]" not in s.summary:
-            return "the prefix bracket is never closed"
+            return UNCLOSED
         if re.search(r"\[\s*(PATCH|RFC)\b", s.summary, re.I):
             return "the [PATCH] prefix is not at the start of the subject"
         return "no [PATCH] prefix"
@@ -46,12 +49,15 @@ def _prefix_problem(p: Patch) -> str | None:
         return _NO_KEYWORD
     if not s.summary:
         return "nothing follows the prefix"
+    if re.search(r"\[\s*(?:PATCH|RFC)\b[^\]]*\]", s.summary, re.I):
+        return _INNER_PREFIX
     if s.summary.startswith(":"):
         return "a colon follows the prefix bracket"
     return None
 
 
 _NO_KEYWORD = "no PATCH keyword in the prefix"
+_INNER_PREFIX = "a second [PATCH ...] prefix sits inside the summary"
 
 
 def _keyword_problem(p: Patch) -> _Problem:
@@ -114,6 +120,9 @@ def _patch_problems(series: Series, p: Patch, ctx) -> list[_Problem]:
 
 def _cover_problems(series: Series, cover: Patch, ctx) -> list[_Problem]:
     s = cover.subject
+    prefix = _prefix_problem(cover) if not s.pull else None
+    if prefix in (UNCLOSED, _INNER_PREFIX):
+        return [_Problem("cover", 0, f"the cover letter's subject is garbled: {prefix}", (s.raw,), _FORMAT_ADVICE)]
     if s.pull or s.problems:  # a garbled counter is series-numbering's to report
         return []
     if s.counter == 0 and not s.is_patch and s.brackets:  # `[net-next v4 0/2]`: only the keyword is missing
