@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ..model.series import Patch, Series
+from ..model.series import Patch, Series, is_pull_request
 from .classify_kind import kind_of, not_needed
 from .classify_signals import FixesTag, Signal, cleanup_words, fixes_tags, is_stable_backport
 from .classify_words import cover_cleanups, says_development_only
@@ -159,8 +159,11 @@ def classify_series(series: Series, profile: Profile,
         _route(pc, p, series, fixes, dev, targets)
     _companions(draft, fixes)
     _tests_and_docs(draft, fixes, dev)
+    pull = is_pull_request(series)  # a maintainer's pull request: its sender chose the tree
     for pc, p in zip(draft, series.patches):
         _doubts_in_fixes_tree(pc, p, draft, fixes, dev)
+        if pull:
+            pc.update(doubt=None, doubt_tree=None, settle=None, doubt_evidence=())
     out = tuple(PatchClass(counter=pc["counter"], kind=pc["kind"], reasons=tuple(pc["reasons"]), tree=pc["tree"],
                            certain=pc["certain"], declared=pc["declared"].name if pc["declared"] else None,
                            summary=", ".join(pc["reasons"][:3]), evidence=tuple(pc["evidence"]),

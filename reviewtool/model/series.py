@@ -7,6 +7,7 @@ found in the same input or thread are kept in `Series.earlier`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -191,3 +192,15 @@ class Series:
             if p.counter == counter:
                 return p
         return None
+
+
+_REQUEST_PULL_RE = re.compile(r"^The following changes since commit [0-9a-f]{7,64}", re.M)
+
+
+def is_pull_request(series: Series) -> bool:
+    """A `[GIT PULL]`, or a series whose cover letter carries `git request-pull` text (maintainers
+    send pull requests as patch series on netdev): its cover describes a branch, not a revision."""
+    first = series.first
+    if first is not None and first.subject.pull:
+        return True
+    return series.cover is not None and bool(_REQUEST_PULL_RE.search(series.cover.message + "\n" + series.cover.notes))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..model.series import Patch, Person, Series
+from ..model.series import Patch, Person, Series, is_pull_request  # noqa: F401 (rules import it from here)
 
 
 def patch_label(series: Series, counter: int | None) -> str:
@@ -60,13 +60,4 @@ def prose_lines(patch: Patch) -> list[tuple[int, str]]:
     return out
 
 
-_REQUEST_PULL_RE = re.compile(r"^The following changes since commit [0-9a-f]{7,64}", re.M)
 
-
-def is_pull_request(series: Series) -> bool:
-    """A `[GIT PULL]`, or a series whose cover letter carries `git request-pull` text (maintainers
-    send pull requests as patch series on netdev): its cover describes a branch, not a revision."""
-    first = series.first
-    if first is not None and first.subject.pull:
-        return True
-    return series.cover is not None and bool(_REQUEST_PULL_RE.search(series.cover.message + "\n" + series.cover.notes))
