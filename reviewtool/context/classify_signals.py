@@ -23,7 +23,8 @@ _CRASH_RE = re.compile(r"(BUG: |KASAN|UBSAN|KMSAN|KCSAN|syzbot|syzkaller|Call Tr
 # Subjects of clean-ups and refactors: never material for a fixes tree.
 _CLEANUP_RE = re.compile(
     r"\b(clean[- ]?ups?|refactor\w*|renam\w+|simplif\w+|unused|reorder\w*|constify|convert\w*|spelling|"
-    r"typos?|whitespace|coding style|code style|checkpatch|tidy|kernel-doc|cosmetic)\b", re.I)
+    r"typos?|whitespace|coding style|code style|checkpatch|tidy|kernel-doc|cosmetic|redundant|unneeded|"
+    r"unnecessary|superfluous|useless|leftover|dead code)\b", re.I)
 # A subject that opens with one of these verbs describes new work.
 _DEV_VERB_RE = re.compile(r"^(add|adds|introduce|implement|support|allow|enable|expose|extend|export|"
                           r"offload|new|create|initial)\b", re.I)

@@ -30,7 +30,10 @@ _BUG_RES = tuple(re.compile(p, re.I) for p in (
     r"\b(?:no\s+longer|stopped)\s+work(?:s|ing)?\b", r"\b(?:doesn't|does\s+not|don't|do\s+not)\s+work\b",
     r"\bis\s+(?:backwards|broken|wrong|incorrect|inverted)\b", r"\bbroke\b", r"\bmistakenly\b|\bby\s+mistake\b",
     r"\berroneous(?:ly)?\b", r"\b(?:compilation|build)\s+(?:fails?|failures?|errors?|breaks?)\b",
-    r"\bwill\s+fail\b",
+    r"\bwill\s+fail\b", r"\binfinite\s+loop\b", r"\b(?:soft|hard)\s+lockup\b", r"\b(?:memory|data)\s+corruption\b",
+    r"\boff-by-one\b", r"\binteger\s+(?:overflow|underflow)\b", r"\b(?:divide|division)\s+by\s+zero\b",
+    r"\b(?:is|are|gets?)\s+leaked\b", r"\bdangling\s+pointer\b", r"\bunbalanced\s+(?:lock|unlock|refcount|reference)",
+    r"\buninitiali[sz]ed\s+(?:variable|memory|value|field|data)\b", r"\b(?:stack|buffer)\s+overflow\b",
 ))
 # The author says it fixes nothing a user can hit.
 _NO_BUG_RES = tuple(re.compile(p, re.I) for p in (
