@@ -126,3 +126,17 @@ def test_cover_letter_rules_follow_the_profile(tmp_path, check_json):
                                *POSTING), "cover-letter-merge-text")
     for name in ("net-next-updates-00-10-large.mbox", "net-fixes-0-5-tested-closes-link.mbox"):
         assert not hits(check_json(NETFILTER / name, *POSTING), "cover-letter-merge-text")
+
+
+def test_new_version_in_reply_to_a_review_mail(tmp_path, check_json):
+    # v2 answers the maintainer's review of v1, not v1 itself (a single patch, as in real postings).
+    start = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+    v1 = Mail("[PATCH net] be2net: fix the length check", patch_body(), msgid="v1@example.org")
+    review = Mail("Re: [PATCH net] be2net: fix the length check", "> the patch\n\nPlease name the tree.\n",
+                  sender="Jakub Maintainer <kuba@example.org>", msgid="review@kernel.org", in_reply_to="v1@example.org")
+    v2 = Mail("[PATCH net v2] be2net: fix the length check", patch_body(), msgid="v2@example.org",
+              in_reply_to="review@kernel.org", date=start + timedelta(days=4))
+    res = check_json(write(tmp_path, thread(v1, review, v2, start=start, thread_to_first=False)), *POSTING)
+    assert res.json["series"]["revision"] == 2
+    (hit,) = hits(res, "new-version-in-reply")
+    assert "In-Reply-To: <review@kernel.org>" in hit["evidence"] and hit["patch"] == 1
