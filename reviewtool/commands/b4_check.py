@@ -110,5 +110,13 @@ def b4_check(
     return review.exit_code
 
 
+EPILOG = """Examples:
+  git format-patch -1 --stdout | reviewtool b4-check
+  git format-patch -1 --stdout | reviewtool b4-check --format checkpatch
+  git config b4.am-perpatch-check-cmd 'reviewtool b4-check -f checkpatch'
+
+Reference: docs/b4.md (the git config lines for b4 review, am and prep)"""
+
+
 def register(app: typer.Typer) -> None:
-    app.command("b4-check")(b4_check)
+    app.command("b4-check", epilog=EPILOG)(b4_check)

@@ -79,5 +79,13 @@ def _clean_msgid(value: str | None) -> str | None:
     return value.strip().removeprefix("id:").strip("<>") or None
 
 
+EPILOG = """Examples:
+  reviewtool check fixtures/examples/net-foo-3-patches.mbox
+  reviewtool check 20230409-ipvs-cleanup-v2-0-204cd17da708@kernel.org
+  reviewtool check series.mbox --repo ~/src/linux --format json
+
+Reference: docs/check.md"""
+
+
 def register(app: typer.Typer) -> None:
-    app.command("check")(check)
+    app.command("check", epilog=EPILOG)(check)

@@ -140,5 +140,13 @@ def fixes_audit(
     return EXIT_FINDINGS if audit.count(Severity.ERROR) else EXIT_OK
 
 
+EPILOG = """Examples:
+  reviewtool fixes-audit           # every commit of HEAD
+  reviewtool fixes-audit v6.12..HEAD --repo ~/src/linux --format json
+  reviewtool fixes-audit v6.1..net/main --select fixes-introduced-in
+
+Reference: docs/fixes-audit.md"""
+
+
 def register(app: typer.Typer) -> None:
-    app.command("fixes-audit")(fixes_audit)
+    app.command("fixes-audit", epilog=EPILOG)(fixes_audit)

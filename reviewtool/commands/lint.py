@@ -153,5 +153,13 @@ def suggestion_data(repo: Path, mails: RangeMails | None) -> dict[str, Any]:
                       for f in fixes]}
 
 
+EPILOG = """Examples:
+  reviewtool lint             # the b4 prep branch, else @{upstream}..HEAD
+  reviewtool lint origin/main..HEAD --prefix net -v 2
+  reviewtool lint --suggest   # corrected trailers, as a patch
+
+Reference: docs/lint.md"""
+
+
 def register(app: typer.Typer) -> None:
-    app.command("lint")(lint)
+    app.command("lint", epilog=EPILOG)(lint)

@@ -67,8 +67,10 @@ def triage(
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
                                             help="Progress bar on stderr (default: when stderr is a terminal)."),
 ) -> int:
-    """Triage many series at once: what is ready, what needs review or a new revision, what is in
-    the wrong tree, incomplete, stale or superseded.
+    """Triage many series at once: ready, needs review or revision, wrong tree, incomplete, stale.
+
+    Every series of the archive gets one status and its next step; earlier revisions are listed as
+    superseded.
 
     Exit codes: 0 no triaged series has error-level findings, 1 some have, 2 unusable input.
     """
@@ -177,5 +179,13 @@ def _progress(show: bool, total: int):
     return bar()
 
 
+EPILOG = """Examples:
+  reviewtool triage netdev-week.mbox
+  reviewtool triage ~/Mail/netdev/ --jobs 2 -f html -o triage.html
+  reviewtool triage --msgids queue.txt --repo ~/linux --tree net=net/main
+
+Reference: docs/triage.md"""
+
+
 def register(app: typer.Typer) -> None:
-    app.command("triage")(triage)
+    app.command("triage", epilog=EPILOG)(triage)

@@ -45,6 +45,18 @@ def md_code(value: object, table: bool = False) -> str:
 
 
 _CODE_SPAN_RE = re.compile(r"`[^`\n]+`")
+
+
+def md_prose(value: object) -> str:
+    """Like md_text, but a `code span` stays one (for our own prose, such as a rule's Why: a span
+    without backticks or newlines inside cannot open any other markup). Not for table cells."""
+    text = strip_controls(value)
+    out, pos = [], 0
+    for m in _CODE_SPAN_RE.finditer(text):
+        out += [md_text(text[pos:m.start()]) if pos < m.start() else "", m.group(0)]
+        pos = m.end()
+    out.append(md_text(text[pos:]) if pos < len(text) else "")
+    return "".join(out)
 _NBSP = "\u00a0"
 
 
@@ -144,8 +156,8 @@ def environment(autoescape: bool = False) -> "jinja2.Environment":
     options = dict(autoescape=autoescape, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_template_dir())), undefined=jinja2.StrictUndefined,
                              finalize=finalize, bytecode_cache=_code_cache(jinja2, options), **options)
-    env.filters.update(clean=strip_controls, r=rich_text, md=md_text, mdcode=md_code, wrap72=wrap,
-                       quote=quote, sentence=sentence, mail_header=mail_header, mdblock=md_block,
+    env.filters.update(clean=strip_controls, r=rich_text, md=md_text, mdprose=md_prose, mdcode=md_code,
+                       wrap72=wrap, quote=quote, sentence=sentence, mail_header=mail_header, mdblock=md_block,
                        by_reason=by_reason)
     return env
 

@@ -1,0 +1,56 @@
+"""Every command's --help teaches: a one-line summary, then two or three examples (unwrapped at 80
+columns, with options the command has)."""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+
+COMMANDS = ["check", "lint", "triage", "fixes-audit", "b4-check", "rules"]
+
+
+def command(name: str):
+    import typer
+
+    from reviewtool.cli import app
+
+    return typer.main.get_command(app).commands[name]
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_help_has_a_summary_and_examples(name, cli, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")  # a common terminal: no example line may wrap there
+    res = cli(name, "--help")
+    assert res.code == 0, res.err
+    lines = [line.strip() for line in res.out.splitlines()]
+    summary = command(name).help.split("\n\n")[0]
+    assert "\n" not in summary.strip() and len(summary) <= 100, "the summary is one line"
+    assert " ".join(summary.split()) in " ".join(res.out.split())
+    examples = [line.strip() for line in command(name).epilog.split("Examples:\n", 1)[1].split("\n\n")[0].splitlines()]
+    assert len(examples) >= 2
+    for example in examples:
+        assert example in lines, f"`reviewtool {name} --help`: example wrapped or missing: {example!r}"
+        words = shlex.split(example.split(" #")[0].replace("|", " | "))
+        assert f"reviewtool {name}" in " ".join(words) or ("b4-check" in example and name == "b4-check")
+
+
+def test_every_command_is_covered():
+    import typer
+
+    from reviewtool.cli import app
+
+    assert sorted(typer.main.get_command(app).commands) == sorted(COMMANDS)
+
+
+def test_help_examples_use_real_options():
+    """An example's options are the command's own: a renamed option cannot leave a stale example."""
+    for name in COMMANDS:
+        cmd = command(name)
+        known = {opt for p in cmd.params for opt in (*p.opts, *p.secondary_opts)}
+        for example in cmd.epilog.split("Examples:\n", 1)[1].split("\n\n")[0].splitlines():
+            words = shlex.split(example.split(" #")[0])
+            tail = words[words.index(name) + 1:] if name in words else []
+            for word in tail:
+                if word.startswith("-"):
+                    assert word in known, f"{name}: example uses unknown option {word}"
