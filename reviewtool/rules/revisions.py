@@ -21,7 +21,8 @@ _VERSION_NOTE_RE = re.compile(
 # "Change since v1:", "v2 changes:", "Version 2 changes:", "v1...v2: <link>", "v1 link:", "Link to v1:".
 _ANY_LOG_RE = re.compile(
     r"^\s*(?:[-*]\s*)?(?:"
-    r"(?:changes?|changelog|change\s+log|updates?)\b[^\n]{0,40}?(?::\s*$|\b(?:v\d+|version\s*\d+|rfc|previous|last|earlier)\b)"
+    r"(?:changes?|changelog|change\s+log)\b[^\n]{0,40}?(?::\s*$|\b(?:v\d+|version\s*\d+|rfc|previous|last|earlier)\b)"
+    r"|updates?\s+(?:since|from|in|for|vs\.?)\b[^\n]{0,30}?\b(?:v\d+|version|previous|last|earlier)\b|updates?:\s*$"
     r"|(?:v|version\s*)\d+\s+(?:changes?|changelog|updates?|notes?)\b"
     r"|v\d+\s*(?:\.\.\.?|\u2026)\s*v\d+"
     r"|(?:v|version\s*)\d+\s+(?:link|posting|thread)\s*:"
