@@ -225,3 +225,64 @@ def test_separate_paths_are_profile_data(tmp_path):
                                                                               "devicetree bindings"]
     (tmp_path / ".reviewtool.toml").write_text('[profiles.soc]\nextends = "generic"\nseparate_paths = []\n')
     assert load_profiles(tmp_path)["soc"].separate_paths == ()
+
+
+COMMENT_DIFF = """\
+diff --git a/net/core/dev.c b/net/core/dev.c
+index 1111111..2222222 100644
+--- a/net/core/dev.c
++++ b/net/core/dev.c
+@@ -1,3 +1,3 @@
+ static int x;
+-/* the lock protects teh list */
++/* the lock protects the list */
+ static int y;
+"""
+DEAD_DIFF = """\
+diff --git a/kernel/bpf/arena.c b/kernel/bpf/arena.c
+index 1111111..2222222 100644
+--- a/kernel/bpf/arena.c
++++ b/kernel/bpf/arena.c
+@@ -1,4 +1,2 @@
+ static int x;
+-#define MT_ENTRY ((void *)&arena_map_ops) /* unused */
+-
+ static int y;
+"""
+
+
+def test_a_fixes_tag_on_a_change_that_fixes_no_bug(tmp_path, check_json):
+    cases = {
+        "comment": ("[PATCH net-next] net: correct a comment", "Correct the comment.", COMMENT_DIFF,
+                    "the diff only changes comments"),
+        "dead": ("[PATCH bpf-next] bpf: remove unused MT_ENTRY define", "Remove the define.", DEAD_DIFF,
+                 "removes unused code"),
+        "words": ("[PATCH net] net: foo: init the status", "No caller will actually pass a zero length, but the "
+                  "compiler cannot know.", DEFAULT_DIFF, "'No caller will'"),
+        "nfc": ("[PATCH net-next] net: foo: use the helper", "No functional change intended.", DEFAULT_DIFF,
+                "'No functional change'"),
+    }
+    for name, (subject, message, diff, says) in cases.items():
+        res = one(tmp_path, check_json, subject, message, FIX_TRAILERS, diff=diff, name=f"{name}.mbox")
+        (hit,) = hits(res, "fixes-not-needed")
+        assert says in hit["message"], (name, hit["message"])
+        assert 'Fixes: 1234567890ab ("net: foo: add the bar path")' in hit["evidence"]
+        assert "Drop the Fixes tag" in hit["advice"]
+    # The cover letter naming the patches clean-ups: "First two patches are to do cleanup".
+    mails = [Mail("[PATCH net 0/3] sctp: fix a leak in bind", cover_body(
+                 "First two patches are to do cleanup, and change a return type.\nThird patch fixes a memory leak.")),
+             Mail("[PATCH net 1/3] sctp: change the return type of get_port", patch_body("It returns int.",
+                                                                                         FIX_TRAILERS)),
+             Mail("[PATCH net 2/3] sctp: drop an assignment", patch_body("Drop it.")),
+             Mail("[PATCH net 3/3] sctp: destroy the bucket on bind failure", patch_body("It leaks.", FIX_TRAILERS))]
+    res = check_json(write(tmp_path, thread(*mails), "cover.mbox"))
+    assert [(f["patch"], "the cover letter calls it a clean-up" in f["message"])
+            for f in hits(res, "fixes-not-needed")] == [(1, True)]
+    assert routes(res) == [(1, "net"), (2, "net"), (3, "net")]  # the series goes to net as one
+    # A real fix keeps its tag; "silence a lockdep warning" is a fix, "silence the smatch warning" is not.
+    res = one(tmp_path, check_json, "[PATCH net] net: foo: fix the bar length", "The length is read before it is "
+              "set, which causes an out-of-bounds read.", FIX_TRAILERS, name="real.mbox")
+    assert not hits(res, "fixes-not-needed") and not hits(res, "tree-mismatch")
+    res = one(tmp_path, check_json, "[PATCH net] net: foo: take the lock", "Silence a lockdep warning.",
+              FIX_TRAILERS, name="lockdep.mbox")
+    assert not hits(res, "fixes-not-needed")

@@ -46,7 +46,8 @@ _NO_BUG_RES = tuple(re.compile(p, re.I) for p in (
     r"\b(?:cleanup|clean-up|clean\s+up)\s*(?:,|and)\s*not\s+(?:a\s+)?(?:bug\s*fix|fix)\b",
     r"\b(?:purely|just)\s+(?:a\s+)?(?:cosmetic|cleanup|clean-up)\b", r"\btheoretical\b",
     r"\bmake\s+(?:the\s+)?(?:static\s+)?(?:checker|compiler|smatch|sparse|coverity|gcc|clang)s?\s+happy\b",
-    r"\bsilence\s+(?:a|the|this)?\s*(?:\w+\s+)?warnings?\b",
+    r"\bsilence\s+(?:a|the|this)?\s*(?:compiler|gcc|clang|sparse|smatch|coverity|static\s+checker|W=1|-W[\w-]+)\s+"
+    r"warnings?\b",
 ))
 _NEGATED_RE = re.compile(r"\b(?:not|isn't|is\s+not|aren't|no\s+longer)\s+(?:just\s+|only\s+|merely\s+)?(?:a\s+)?$", re.I)
 # Work that changes how code reads, not what it does. Matched in the subject (after `subsys:`).
