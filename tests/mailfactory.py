@@ -29,6 +29,29 @@ index 1111111..2222222 100644
 """
 
 
+def hunk_diff(path: str, removed: list[str], added: list[str], before: str = "static int x;",
+              after: str = "static int y;") -> str:
+    """A git diff of one hunk in `path`: `removed` lines replaced by `added`, between two context lines."""
+    minus = "".join(f"-{line}\n" for line in removed)
+    plus = "".join(f"+{line}\n" for line in added)
+    return (f"diff --git a/{path} b/{path}\nindex 1111111..2222222 100644\n--- a/{path}\n+++ b/{path}\n"
+            f"@@ -1,{2 + len(removed)} +1,{2 + len(added)} @@\n {before}\n{minus}{plus} {after}\n")
+
+
+# A driver patch that adds a module parameter: new work, whatever its subject says.
+MODPARAM_DIFF = """\
+diff --git a/drivers/net/ethernet/foo/foo_main.c b/drivers/net/ethernet/foo/foo_main.c
+index 1111111..2222222 100644
+--- a/drivers/net/ethernet/foo/foo_main.c
++++ b/drivers/net/ethernet/foo/foo_main.c
+@@ -1,2 +1,4 @@
+ #include <linux/module.h>
++static bool foo_xdp = true;
++module_param(foo_xdp, bool, 0444);
+ static int x;
+"""
+
+
 @dataclass
 class Mail:
     subject: str

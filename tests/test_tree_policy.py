@@ -4,42 +4,13 @@ a fix series takes its preparations along; a closed tree follows the tree a patc
 
 from datetime import datetime, timezone
 
-from mailfactory import DEFAULT_DIFF, Mail, cover_body, patch_body, thread, write
+from mailfactory import DEFAULT_DIFF, MODPARAM_DIFF, Mail, cover_body, hunk_diff, patch_body, thread, write
 
 FIX_TRAILERS = 'Fixes: 1234567890ab ("net: foo: add the bar path")\nSigned-off-by: Jane Developer <jane@example.org>'
-MODPARAM_DIFF = """\
-diff --git a/drivers/net/ethernet/foo/foo_main.c b/drivers/net/ethernet/foo/foo_main.c
-index 1111111..2222222 100644
---- a/drivers/net/ethernet/foo/foo_main.c
-+++ b/drivers/net/ethernet/foo/foo_main.c
-@@ -1,2 +1,4 @@
- #include <linux/module.h>
-+static bool foo_xdp = true;
-+module_param(foo_xdp, bool, 0444);
- static int x;
-"""
-DOCS_DIFF = """\
-diff --git a/Documentation/networking/foo.rst b/Documentation/networking/foo.rst
-index 1111111..2222222 100644
---- a/Documentation/networking/foo.rst
-+++ b/Documentation/networking/foo.rst
-@@ -1,3 +1,3 @@
- Foo
--The foo objcets are counted.
-+The foo objects are counted.
- Bar
-"""
-MAINTAINERS_DIFF = """\
-diff --git a/MAINTAINERS b/MAINTAINERS
-index 1111111..2222222 100644
---- a/MAINTAINERS
-+++ b/MAINTAINERS
-@@ -1,3 +1,3 @@
- FOO DRIVER
--M:	Old Maintainer <old@example.org>
-+M:	New Maintainer <new@example.org>
- S:	Maintained
-"""
+DOCS_DIFF = hunk_diff("Documentation/networking/foo.rst", ["The foo objcets are counted."],
+                      ["The foo objects are counted."], "Foo", "Bar")
+MAINTAINERS_DIFF = hunk_diff("MAINTAINERS", ["M:	Old Maintainer <old@example.org>"],
+                             ["M:	New Maintainer <new@example.org>"], "FOO DRIVER", "S:	Maintained")
 MERGE_WINDOW = datetime(2023, 11, 8, 6, 0, tzinfo=timezone.utc)  # v6.6 released 2023-10-30, v6.7-rc1 on 11-12
 OPEN = datetime(2023, 11, 20, 6, 0, tzinfo=timezone.utc)
 
@@ -227,28 +198,8 @@ def test_separate_paths_are_profile_data(tmp_path):
     assert load_profiles(tmp_path)["soc"].separate_paths == ()
 
 
-COMMENT_DIFF = """\
-diff --git a/net/core/dev.c b/net/core/dev.c
-index 1111111..2222222 100644
---- a/net/core/dev.c
-+++ b/net/core/dev.c
-@@ -1,3 +1,3 @@
- static int x;
--/* the lock protects teh list */
-+/* the lock protects the list */
- static int y;
-"""
-DEAD_DIFF = """\
-diff --git a/kernel/bpf/arena.c b/kernel/bpf/arena.c
-index 1111111..2222222 100644
---- a/kernel/bpf/arena.c
-+++ b/kernel/bpf/arena.c
-@@ -1,4 +1,2 @@
- static int x;
--#define MT_ENTRY ((void *)&arena_map_ops) /* unused */
--
- static int y;
-"""
+COMMENT_DIFF = hunk_diff("net/core/dev.c", ["/* the lock protects teh list */"], ["/* the lock protects the list */"])
+DEAD_DIFF = hunk_diff("kernel/bpf/arena.c", ["#define MT_ENTRY ((void *)&arena_map_ops) /* unused */", ""], [])
 
 
 def test_a_fixes_tag_on_a_change_that_fixes_no_bug(tmp_path, check_json):

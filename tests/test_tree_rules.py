@@ -4,7 +4,7 @@ repositories (a fixes tree and a development tree that diverged)."""
 
 from conftest import CORPUS, FIXTURES
 from gitrepo import kernel_like
-from mailfactory import Mail, cover_body, patch_body, thread, write
+from mailfactory import MODPARAM_DIFF, Mail, cover_body, patch_body, thread, write
 
 from reviewtool.context.classify import classify_series
 from reviewtool.context.profiles import shipped_profiles
@@ -53,17 +53,6 @@ def test_text_report_shows_the_verdict(cli):
     assert mail.count("Send patches 1, 2 to net") == 1
 
 
-MODPARAM_DIFF = """\
-diff --git a/drivers/net/ethernet/foo/foo_main.c b/drivers/net/ethernet/foo/foo_main.c
-index 1111111..2222222 100644
---- a/drivers/net/ethernet/foo/foo_main.c
-+++ b/drivers/net/ethernet/foo/foo_main.c
-@@ -1,2 +1,4 @@
- #include <linux/module.h>
-+static bool foo_xdp = true;
-+module_param(foo_xdp, bool, 0444);
- static int x;
-"""
 
 
 def _fix_body(sha="1a2b3c4d5e6f", subject="net: foo: add queue teardown"):
