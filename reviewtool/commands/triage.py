@@ -78,6 +78,7 @@ def triage(
     from ..triage.inputs import fetch_msgids, read_msgid_file, search
     from ..triage.output import render_chunks, write_report
     from ..triage.report import build_report, json_chunks, parse_now, patchwork_checks
+    from ..triage.entry import entry
     from ..triage.run import TriageOptions, run_groups, superseded_entries, worker_pool
     from ..triage.spool import Spool
 
@@ -127,8 +128,8 @@ def triage(
             raise InputError(f"{', '.join(labels)}: no mail messages found")
         spool = Spool()
         with _progress(show, len(grouping.series)) as tick:
-            for packed in run_groups(grouping.series, opts, on_done=tick, pool=pool):
-                spool.add_packed(packed)
+            for g, reviewed in zip(grouping.series, run_groups(grouping.series, opts, on_done=tick, pool=pool)):
+                spool.add_packed(entry(g, reviewed, opts))
         for g in grouping.series:
             for item in superseded_entries(g, opts):
                 spool.add(item)
