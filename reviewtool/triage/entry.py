@@ -92,8 +92,11 @@ def review_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> Reviewe
     source = (group.refs[0].label or group.refs[0].path) if group.refs else ""
     try:
         series = build_series(parse_mails(raws), source=source)
-    except ReviewtoolError as exc:  # the mails themselves: the same bytes fail the same way
-        return _skipped(exc.one_line(), keep=True)
+    except ReviewtoolError as exc:  # the mails themselves: the same bytes fail the same way...
+        reason = exc.one_line()
+        # ...unless the reason names where they are, which the store's key leaves out
+        places = [source, *(r.origin for r in raws)]
+        return _skipped(reason, keep=not any(p and p in reason for p in places))
     except Exception as exc:
         return _internal(exc)
     try:
