@@ -37,13 +37,19 @@ def code_digest() -> str:
 
     from .. import __version__
 
-    package = Path(__file__).resolve().parents[1]
-    h = hashlib.sha256(f"{__version__}\0{sys.version_info[:2]}\0".encode())
+    h = hashlib.sha256(f"{__version__}\0{sys.version_info[:2]}\0{package_digest(Path(__file__).resolve().parents[1])}"
+                       .encode())
     for dep in _DEPENDENCIES:
         try:
-            h.update(f"{dep}={metadata.version(dep)}\0".encode())
+            h.update(f"\0{dep}={metadata.version(dep)}".encode())
         except metadata.PackageNotFoundError:
-            h.update(f"{dep}=none\0".encode())
+            h.update(f"\0{dep}=none".encode())
+    return h.hexdigest()
+
+
+def package_digest(package: Path) -> str:
+    """The names and bytes of every file of a package directory, compiled bytecode left out."""
+    h = hashlib.sha256()
     for f in sorted(package.rglob("*")):
         if f.is_file() and "__pycache__" not in f.parts and f.suffix not in (".pyc", ".pyo"):
             h.update(str(f.relative_to(package)).encode() + b"\0")
