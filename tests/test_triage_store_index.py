@@ -198,3 +198,22 @@ def test_the_cli_reads_a_maildir_once(tmp_path, cli, name):
     triaged = first.json["totals"]["series"] + first.json["totals"]["skipped"]
     assert f"{triaged} series reused, 0 reviewed" in second.err and "0 read whole" in second.err
     assert first.out == second.out == cli("triage", md, "--format", "json", "--now", "2024-01-01", "--no-store").out
+
+
+def test_the_digest_is_of_the_bytes_the_index_was_read_from(tmp_path):
+    import hashlib
+
+    from reviewtool.triage.store_mbox import scan_grown, scan_whole
+
+    data = archive_bytes()
+    box = tmp_path / "archive.mbox"
+    box.write_bytes(data[: len(data) // 3])
+    first = scan_whole(box, str(box))
+    assert first.state["end"] == len(data) // 3
+    assert first.state["digest"] == hashlib.sha256(data[: len(data) // 3]).hexdigest()
+    box.write_bytes(data)
+    grown = scan_grown(box, str(box), first.state, first.heads)
+    assert grown.state == {"kind": "mbox", "end": len(data), "digest": hashlib.sha256(data).hexdigest()}
+    assert grown.heads[0].ref.offset == first.heads[-1].ref.offset  # the last mail is read again, whole
+    box.write_bytes(data[:100] + b"X" + data[101:])  # one byte of the old part changed
+    assert scan_grown(box, str(box), grown.state, grown.heads) is None

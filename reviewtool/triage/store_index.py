@@ -1,10 +1,8 @@
 """The archive's header index, kept in the result store, so that a run reads only what is new.
 
-- An mbox whose old part is unchanged (the digest of its first `end` bytes is the stored one) is
-  scanned again from its last mail's `From ` line: that mail may have grown, and whether a line
-  after it separates mails depends on it. Any other change (an edit, a compacted or replaced
-  file) indexes it again from the start. Reading the old part to check it costs a fraction of a
-  second for 250 MB; parsing its headers again would cost seconds.
+- An mbox whose first bytes are the ones indexed (store_mbox.py checks a digest) is read from its
+  last mail on; one changed anywhere else is read whole. Checking the old part costs a fraction
+  of a second for 250 MB; parsing its headers again would cost seconds.
 - A single-mail file (a maildir's, a directory's) whose size, mtime, ctime and inode are those
   stored is not read again: any write sets ctime. In a plain directory, a file written in the last
   seconds is not stored, as a second write within the same clock tick would keep its timestamps;
@@ -16,20 +14,17 @@ mail's bytes (store_keys.mail_digest), which the series' keys are made of.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
-
 from ..errors import InputError
-from ..sources.index import (MailHead, MailRef, index_file, index_inputs, is_gzip, mail_files, probe, scan_mbox,
-                             unpack_gzip)
+from ..sources.index import MailHead, MailRef, index_file, index_inputs, is_gzip, mail_files, unpack_gzip
 from .store import Guard
 from .store_keys import code_digest, mail_digest
+from .store_mbox import scan_grown, scan_whole
 
 RACY_S = 2.0  # a file written this recently may still change without its timestamps changing
 
@@ -96,17 +91,15 @@ def _index_one(f: Path, label: str, scratch: Path, stored: tuple[str, bytes] | N
         if done is not False:
             return done
     path = unpack_gzip(f, scratch) if is_gzip(f) else f
-    heads = list(index_file(path, label))
+    scanned = scan_whole(path, label) if stat is not None and path == f else None
+    heads = scanned.heads if scanned is not None else list(index_file(path, label))
     out.files_read += 1
     out.mails_read += len(heads)
     pairs = _with_digests(path, heads)
+    if scanned is not None:
+        return _add(out, pairs, scanned.state)
     if stat is None or path != f:
         return _add(out, pairs)
-    if heads and heads[0].ref.in_mbox:
-        end = heads[-1].ref.offset + heads[-1].ref.length
-        with open(f, "rb") as fh:
-            digest = _hash_range(fh, hashlib.sha256(), 0, end).hexdigest()
-        return _add(out, pairs, {"kind": "mbox", "end": end, "digest": digest})
     sig, settled = stat
     return _add(out, pairs, {"kind": "single", "sig": sig} if settled else None)
 
@@ -126,13 +119,12 @@ def _from_store(f: Path, label: str, stored: tuple[str, bytes], sig: list[int], 
     if state["kind"] != "mbox":
         return False
     old = _decode(stored[1], f, label)
-    resumed = _resume(f, label, state, old)
-    if resumed is None:
+    grown = scan_grown(f, label, state, [h for h, _ in old])
+    if grown is None:
         return False
-    pairs, state = resumed
     out.files_resumed += 1
-    out.mails_read += len(pairs) - len(old) + 1
-    return _add(out, pairs, state)
+    out.mails_read += len(grown.heads)
+    return _add(out, old[:-1] + _with_digests(f, grown.heads), grown.state)
 
 
 def _add(out: Indexed, pairs: list[tuple[MailHead, bytes]], state: dict | None = None) -> tuple[str, bytes] | None:
@@ -143,63 +135,6 @@ def _add(out: Indexed, pairs: list[tuple[MailHead, bytes]], state: dict | None =
     if state is None:
         return None
     return json.dumps({**state, "code": code_digest()}), _encode(pairs)
-
-
-def _resume(f: Path, label: str, state: dict, old: list[tuple[MailHead, bytes]]
-            ) -> tuple[list[tuple[MailHead, bytes]], dict] | None:
-    """The mbox's mails, its old part taken from the store; None when it must be read whole."""
-    try:
-        fh = open(f, "rb")
-    except OSError:
-        return None
-    with fh:
-        end = state["end"]
-        if not old or os.fstat(fh.fileno()).st_size < end:
-            return None
-        h = _hash_range(fh, hashlib.sha256(), 0, end)
-        if h.hexdigest() != state["digest"]:
-            return None  # changed before its end: not only grown
-        fh.seek(0)
-        try:
-            kind, skip = probe(fh, label)
-        except InputError:
-            return None
-        fh.seek(skip)
-        first_line = fh.readline()
-        start = _separator_start(fh, old[-1][0].ref.offset)
-        if kind != "mbox" or start is None:
-            return None
-        fresh = list(scan_mbox(str(f), fh, start, label, first_line))
-        new_end = fresh[-1].ref.offset + fresh[-1].ref.length if fresh else 0
-        if new_end < end:
-            return None
-        digest = _hash_range(fh, h, end, new_end).hexdigest()
-        pairs = old[:-1] + _with_digests(f, fresh)
-    return pairs, {"kind": "mbox", "end": new_end, "digest": digest}
-
-
-def _separator_start(fh: BinaryIO, offset: int) -> int | None:
-    """Where the `From ` line that ends just before `offset` (a mail's first byte) starts."""
-    start = max(0, offset - 4096)
-    fh.seek(start)
-    buf = fh.read(offset - start)
-    cut = buf[:-1].rfind(b"\n")
-    if cut < 0 and start > 0:
-        return None  # a separator line of over 4 KB: read the file whole instead
-    pos = start + cut + 1
-    return pos if buf[cut + 1:].startswith(b"From ") else None
-
-
-def _hash_range(fh: BinaryIO, h, start: int, end: int):
-    fh.seek(start)
-    left = end - start
-    while left > 0:
-        chunk = fh.read(min(left, 1 << 20))
-        if not chunk:
-            break
-        h.update(chunk)
-        left -= len(chunk)
-    return h
 
 
 def _with_digests(path: Path, heads: list[MailHead]) -> list[tuple[MailHead, bytes]]:

@@ -5,8 +5,9 @@
   versions of b4, unidiff and Python. A rule changed on any branch gives other keys: nothing
   another build reviewed is ever reused.
 - the options that reach the review: --profile, --select, --ignore, --repo, --tree and the link
-  base the entry's links are made from. --now, --stale-days, --sort, --status, --jobs and the
-  format are applied at report time and are not part of it.
+  base the entry's links are made from, and b4's settings in git config (b4 builds the series).
+  --now, --stale-days, --sort, --status, --jobs and the format are applied at report time and
+  are not part of it.
 - the mails: each one's bytes (a digest taken while the archive is indexed) and how it is read
   (mbox, mboxrd, format-patch), in the group's order. Where a mail is (file, offset) is left
   out: the entry does not show it, and a mail client that renames maildir files or compacts an
@@ -63,8 +64,19 @@ def options_digest(opts) -> str:
     parts = [code_digest(), r.profile or "", str(Path(r.repo).resolve()) if r.repo else "",
              *sorted(f"tree={k}={v}" for k, v in r.trees.items()), *(f"select={s}" for s in r.select),
              *(f"ignore={s}" for s in r.ignore), *sorted(f"set={k}={v!r}" for k, v in r.settings.items()),
-             f"link={opts.link_base}"]
+             f"link={opts.link_base}", _b4_settings()]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def _b4_settings() -> str:
+    """The b4.* entries of git config as b4 will read them (user, system and this directory's)."""
+    from ..context.gitbatch import GitRunner
+    from ..errors import ReviewtoolError
+
+    try:
+        return GitRunner(Path.cwd()).run(["config", "-z", "--get-regexp", r"^b4\."], check=False).out
+    except ReviewtoolError as exc:  # no git: b4 reads no settings either
+        return exc.one_line()
 
 
 def mail_digest(data: bytes) -> bytes:
