@@ -283,3 +283,10 @@ def test_store_info_alone_describes_the_store(tmp_path, cli, archive):
     assert "last run: 0 series reused, 7 reviewed" in res.out
     bad = cli("triage", archive, "--store", store, "--no-store")
     assert bad.code == 2 and "choose one" in bad.err
+
+
+def test_store_info_of_a_broken_store_is_an_input_error(tmp_path, cli):
+    store = tmp_path / "store.sqlite"
+    store.write_bytes(b"not sqlite at all\n" * 100)
+    res = cli("triage", "--store-info", "--store", store)
+    assert res.code == 2 and len(res.err.splitlines()) == 1 and "not a database" in res.err

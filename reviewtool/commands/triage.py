@@ -120,8 +120,9 @@ def triage(
     opts = TriageOptions(review=ReviewOptions(profile=profile, repo=repo, trees=trees, select=tuple(select),
                                               ignore=tuple(ignore), now=when),
                          now=when, stale_days=stale_days, jobs=jobs, link_base=link_base)
-    with worker_pool(opts) as pool, tempfile.TemporaryDirectory(prefix="reviewtool-triage-") as scratch, \
-            _store(None if no_store else store or default_path()) as guard:
+    store_path = None if no_store else store or default_path()
+    with worker_pool(opts, warm=not _has_reviews(store_path)) as pool, \
+            tempfile.TemporaryDirectory(prefix="reviewtool-triage-") as scratch, _store(store_path) as guard:
         paths = [Path(s) for s in sources or ()]
         labels = [str(p) for p in paths]
         notes: list[str] = []
@@ -166,7 +167,7 @@ def triage(
                    "mails_read": indexed.mails_read}
         guard.call(lambda st: st.finish_run(summary, plan.used_keys(), indexed.used_files))
         if store_info:
-            _say(_run_line(guard, store or default_path(), no_store, summary))
+            _say(_run_line(guard, store_path, summary))
     shown = {s.index for s in spool.summaries if not status or s.status in status}
     errors = any(s.errors for s in spool.summaries if s.index in shown and s.status != "superseded")
     return EXIT_FINDINGS if errors else EXIT_OK
@@ -191,8 +192,17 @@ def _store(path: Path | None):
         guard.close()
 
 
-def _run_line(guard, path: Path, no_store: bool, s: dict) -> str:
-    if no_store or not guard.usable:
+def _has_reviews(path: Path | None) -> bool:
+    """Whether a store is there, likely to answer most series (told without opening it: the
+    workers are forked before it is opened)."""
+    try:
+        return path is not None and path.stat().st_size > 64 * 1024
+    except OSError:
+        return False
+
+
+def _run_line(guard, path: Path | None, s: dict) -> str:
+    if path is None or not guard.usable:
         return f"no result store used: {s['reviewed']:,} series reviewed"
     return (f"result store {path}: {s['reused']:,} series reused, {s['reviewed']:,} reviewed; archive files: "
             f"{s['files_resumed']:,} read from where the last run stopped, {s['files_read']:,} read whole, "

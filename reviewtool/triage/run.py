@@ -93,11 +93,13 @@ _WORKER_OPTS: TriageOptions | None = None
 BATCH = 16  # series per task: one patch-id process and one round trip to a worker for each
 
 
-def _init_worker(opts: TriageOptions) -> None:
-    """Each worker loads b4, the rules and the context stages now, while the parent indexes the
-    archive, instead of on its first series."""
+def _init_worker(opts: TriageOptions, warm: bool) -> None:
+    """With `warm`, each worker loads b4, the rules and the context stages now, while the parent
+    indexes the archive, instead of on its first series."""
     global _WORKER_OPTS
     _WORKER_OPTS = opts
+    if not warm:
+        return
     from ..model.b4adapter import init_b4
     from ..review import context_stages
     from ..rules.registry import all_rules
@@ -127,15 +129,16 @@ def _with_now(opts: TriageOptions) -> TriageOptions:
 
 
 @contextmanager
-def worker_pool(opts: TriageOptions) -> Iterator[ProcessPoolExecutor | None]:
+def worker_pool(opts: TriageOptions, warm: bool = True) -> Iterator[ProcessPoolExecutor | None]:
     """The worker processes for `--jobs N`, started before the archive is indexed: a fork copies
     the parent's memory, so workers forked from a small parent stay small (forked after indexing,
-    each would carry the whole index). None for a serial run."""
+    each would carry the whole index). `warm`: they load b4 and the rules at once (not worth it
+    when a result store will answer most series). None for a serial run."""
     if opts.jobs <= 1:
         yield None
         return
     pool = ProcessPoolExecutor(max_workers=opts.jobs, mp_context=_pool_context(),
-                               initializer=_init_worker, initargs=(_with_now(opts),))
+                               initializer=_init_worker, initargs=(_with_now(opts), warm))
     try:
         pool.submit(_ready)  # with fork, the first task starts every worker; they warm up while we index
         yield pool
