@@ -54,27 +54,29 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
     for p in paths:
         files = mail_files(p)
         maildir = p.is_dir() and all((p / d).is_dir() for d in ("cur", "new", "tmp"))
-        stored = guard.call(lambda s: s.files(str(p)), default=None)
+        # Rows are keyed by the real path: the same archive named from another directory is the same
+        stored = guard.call(lambda s: s.files(os.path.realpath(p)), default=None)
         rows: list[tuple[str, str, bytes]] = []
         for f in files:
-            label = labels.get(f, str(f))
+            label, key = labels.get(f, str(f)), os.path.realpath(f)
             keep = stored is not None and guard.usable and f not in labels
             try:
-                row = _index_one(f, label, scratch, stored.get(str(f)) if keep else None, out,
+                row = _index_one(f, label, scratch, stored.get(key) if keep else None, out,
                                  _stat(f, maildir) if keep else None, guard)
             except InputError as exc:
                 if f == p:
                     raise
                 skipped.append(exc.one_line())
-                row = _error_row(f, exc.one_line(), maildir) if keep and not isinstance(exc, _StoredError) else None
+                stale = keep and not isinstance(exc, _StoredError)
+                row = _error_row(f, label, exc.one_line(), maildir) if stale else None
             if row is not None:
-                rows.append((str(f), *row))
+                rows.append((key, *row))
             if keep:
-                out.used_files.append(str(f))
+                out.used_files.append(key)
         if stored is not None:
-            gone = set(stored) - {str(f) for f in files}
+            gone = set(stored) - {os.path.realpath(f) for f in files}
             if rows or gone:
-                guard.call(lambda s: s.save_files(str(p), rows, gone))
+                guard.call(lambda s: s.save_files(os.path.realpath(p), rows, gone))
     return out
 
 
@@ -110,6 +112,8 @@ def _from_store(f: Path, label: str, stored: tuple[str, bytes], sig: list[int], 
     state = json.loads(stored[0])
     if state.get("code") != code_digest():
         return False  # indexed by other code: its reading may differ
+    if state["kind"] == "error" and state["label"] != label:
+        return False  # its message names the file as it was named then
     if state["kind"] in ("single", "error") and state["sig"] == sig:
         out.files_kept += 1
         if state["kind"] == "error":
@@ -124,7 +128,8 @@ def _from_store(f: Path, label: str, stored: tuple[str, bytes], sig: list[int], 
         return False
     out.files_resumed += 1
     out.mails_read += len(grown.heads)
-    return _add(out, old[:-1] + _with_digests(f, grown.heads), grown.state)
+    unchanged = grown.state is not None and all(grown.state[k] == state[k] for k in ("end", "digest"))
+    return _add(out, old[:-1] + _with_digests(f, grown.heads), None if unchanged else grown.state)
 
 
 def _add(out: Indexed, pairs: list[tuple[MailHead, bytes]], state: dict | None = None) -> tuple[str, bytes] | None:
@@ -163,12 +168,13 @@ def _stat(f: Path, maildir: bool = False) -> tuple[list[int], bool] | None:
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev], settled
 
 
-def _error_row(f: Path, message: str, maildir: bool) -> tuple[str, bytes] | None:
+def _error_row(f: Path, label: str, message: str, maildir: bool) -> tuple[str, bytes] | None:
     """A file that is not mail, remembered so that it is not read again while it stays as it is."""
     stat = _stat(f, maildir)
     if stat is None or not stat[1]:
         return None
-    return json.dumps({"kind": "error", "sig": stat[0], "message": message, "code": code_digest()}), _encode([])
+    state = {"kind": "error", "sig": stat[0], "label": label, "message": message, "code": code_digest()}
+    return json.dumps(state), _encode([])
 
 
 def _encode(pairs: list[tuple[MailHead, bytes]]) -> bytes:
