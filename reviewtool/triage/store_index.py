@@ -20,6 +20,7 @@ import time
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
+
 from ..errors import InputError
 from ..sources.index import MailHead, MailRef, index_file, index_inputs, is_gzip, mail_files, unpack_gzip
 from .store import Guard
