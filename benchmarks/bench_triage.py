@@ -1,11 +1,11 @@
 """Benchmark `reviewtool triage` on generated list archives of 100, 1,000 and 10,000 series.
 
 The archives are made of the real threads in fixtures/corpus (netfilter-devel, netdev, b4
-samples): series i is a copy of one corpus thread with its message-ids, subjects and change-ids
-made unique, its dates moved and the first added line of each diff marked with the copy's
-number, so every copy is its own series with its own patch-ids, as in a real list archive.
+samples) by gen_triage.py: series i is a copy of one corpus thread with its message-ids,
+subjects and change-ids made unique, its dates moved and the first added line of each diff
+marked with the copy's number, so every copy is its own series with its own patch-ids.
 
-For each size it runs `reviewtool triage ARCHIVE --format json` in a fresh process, with and
+For each size it runs `reviewtool triage ARCHIVE --format json --no-store` in a fresh process, with and
 without `--jobs 2`, and reports wall time, series/s and peak memory (the process tree's summed PSS, sampled from
 /proc every 20 ms: the RSS of the workers without counting their shared pages twice).
 
@@ -13,8 +13,14 @@ As the reference it times b4's own parse of the same archive in the same run: re
 the mbox (b4.get_msgs_from_mailbox_or_maildir) and building every series (LoreMailbox +
 get_series), which is the floor under anything built on b4.
 
+With --store it measures the result store instead, in one run per size: a --no-store run, the
+cold run that fills a new store, a warm re-run of the unchanged archive, and a run after 300 new
+mails were appended (new series, new revisions and replies to old series), each compared byte
+for byte with the JSON of a --no-store run of the same input.
+
     python3 benchmarks/bench_triage.py                 # 100, 1000, 10000
     python3 benchmarks/bench_triage.py --sizes 100 1000 --keep /tmp/archives
+    python3 benchmarks/bench_triage.py --store --sizes 10000 --jobs 2
 """
 
 from __future__ import annotations
@@ -29,64 +35,12 @@ import sys
 import tempfile
 import threading
 import time
-from datetime import datetime, timedelta, timezone
-from email.utils import format_datetime
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT / "fixtures" / "corpus" / "mbox"
-TEMPLATE_DIRS = ("netfilter-devel", "netdev", "b4")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gen_triage import append_mails, generate, templates  # noqa: E402
+
 NOW = "2026-11-20T00:00:00Z"
-_ID_HEADERS_RE = re.compile(rb"^(Message-I[dD]|In-Reply-To|References):(.*(?:\n[ \t].*)*)", re.M | re.I)
-_SUBJECT_RE = re.compile(rb"^(Subject:[^\n]*?)(\]\s*)([^\n]*)$", re.M | re.I)
-_DATE_RE = re.compile(rb"^Date:[^\n]*(\n[ \t][^\n]*)*", re.M)
-_CHANGE_ID_RE = re.compile(rb"^(change-id:[ \t]*\S+)", re.M)
-_ADDED_LINE_RE = re.compile(rb"^\+(?!\+\+ )[^\n]*", re.M)
-_BASE64_RE = re.compile(rb"^content-transfer-encoding:[ \t]*base64", re.M | re.I)
-_SEP = b"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
-
-
-def templates() -> list[list[bytes]]:
-    """Each corpus thread as a list of mails (mboxrd bodies), through reviewtool's own splitter."""
-    sys.path.insert(0, str(ROOT))
-    from reviewtool.sources.files import read_raw_mails
-
-    out = []
-    for d in TEMPLATE_DIRS:
-        for f in sorted((CORPUS / d).glob("*.mbox")):
-            try:
-                mails = [r.data for r in read_raw_mails(f)]
-            except Exception:
-                continue
-            if any(b"[PATCH" in m[:4000] for m in mails):
-                out.append(mails)
-    return out
-
-
-def _unique(mail: bytes, n: int, when: datetime) -> bytes:
-    head, sep, body = mail.partition(b"\n\n")
-    head = _ID_HEADERS_RE.sub(lambda m: m.group(1) + b":" + re.sub(rb"<([^<>\s]+)>", rb"<g%d.\1>" % n, m.group(2)),
-                              head)
-    head = _SUBJECT_RE.sub(lambda m: m.group(1) + m.group(2) + b"s%d " % n + m.group(3), head, count=1)
-    head = _DATE_RE.sub(b"Date: " + format_datetime(when).encode(), head, count=1)
-    body = _CHANGE_ID_RE.sub(rb"\1-g%d" % n, body)
-    if not _BASE64_RE.search(head):  # each copy's diffs differ too, so no patch-id repeats across copies
-        body = _ADDED_LINE_RE.sub(lambda m: m.group(0) + b" /* g%d */" % n, body, count=1)
-    body = re.sub(rb"^(>*From )", rb">\1", body, flags=re.M)  # mboxrd quoting
-    return head + sep + body
-
-
-def generate(path: Path, series: int, pool: list[list[bytes]]) -> int:
-    """An mboxrd archive of `series` copies of corpus threads; returns its message count."""
-    start = datetime(2026, 6, 1, tzinfo=timezone.utc)
-    count = 0
-    with open(path, "wb") as out:
-        for n in range(series):
-            base = start + timedelta(minutes=20 * n)
-            for k, mail in enumerate(pool[n % len(pool)]):
-                out.write(_SEP + _unique(mail, n, base + timedelta(minutes=k)).rstrip(b"\n") + b"\n\n")
-                count += 1
-    return count
 
 
 def _tree_rss_kb(pid: int) -> int:
@@ -188,6 +142,69 @@ print(json.dumps({"import_s": t1 - t0, "read_s": t2 - t1, "series_s": t3 - t2, "
 """
 
 
+def triage_cmd(archive: Path, jobs: int, *extra: str) -> list[str]:
+    return [sys.executable, "-c", "from reviewtool.cli import run; run()", "triage", str(archive), "--format", "json",
+            "--now", NOW, "--jobs", str(jobs), "--no-progress", *extra]
+
+
+def _stored(archive: Path, jobs: int, store: Path) -> dict:
+    """A run with the store: its measure() and the counts --store-info gives."""
+    r = measure(triage_cmd(archive, jobs, "--store", str(store), "--store-info"))
+    m = re.search(r"([\d,]+) series reused, ([\d,]+) reviewed", r["stderr"].decode())
+    if r["code"] not in (0, 1) or not m:
+        raise SystemExit(f"triage failed: {r['stderr'].decode()[-500:]}")
+    r["reused"], r["reviewed"] = (int(g.replace(",", "")) for g in m.groups())
+    return r
+
+
+def _median(runs: list[dict]) -> dict:
+    return sorted(runs, key=lambda r: r["wall_s"])[len(runs) // 2]
+
+
+def store_benchmark(args, pool, work: Path) -> list[dict]:
+    """Cold, warm and +300 mails with the result store, each against a --no-store run's JSON."""
+    results = []
+    print(f"{'series':>7} {'jobs':>4}  {'run':<28} {'wall s':>8} {'x cold':>7} {'CPU s':>7} {'peak MB':>8} "
+          f"{'reused':>7} {'reviewed':>8}  JSON = --no-store", flush=True)
+    for size in args.sizes:
+        for jobs in args.jobs:
+            archive, store = work / f"archive-{size}.mbox", work / f"store-{size}-{jobs}.sqlite"
+            msgs = generate(archive, size, pool)
+            for f in (store, Path(f"{store}-wal"), Path(f"{store}-shm")):
+                f.unlink(missing_ok=True)
+            plain = measure(triage_cmd(archive, jobs, "--no-store"))
+            cold = _stored(archive, jobs, store)
+            warm = _median([_stored(archive, jobs, store) for _ in range(args.repeat)])
+            kept = store.read_bytes()  # the store as the morning finds it (its WAL is checkpointed at exit)
+            added = append_mails(archive, size, pool)
+            grown = []
+            for _ in range(args.repeat):
+                store.write_bytes(kept)
+                grown.append(_stored(archive, jobs, store))
+            grown_run = _median(grown)
+            plain_grown = measure(triage_cmd(archive, jobs, "--no-store"))
+            rows = [("no store", plain, None), ("cold (new store)", cold, plain),
+                    (f"warm (median of {args.repeat})", warm, plain),
+                    (f"+{added['mails']} mails (median of {args.repeat})", grown_run, plain_grown),
+                    ("no store, +mails", plain_grown, None)]
+            for name, r, ref in rows:
+                same = "" if ref is None else ("yes" if r["stdout"] == ref["stdout"] else "NO")
+                row = {"series": size, "messages": msgs, "jobs": jobs, "run": name, "wall_s": round(r["wall_s"], 2),
+                       "of_cold": round(r["wall_s"] / cold["wall_s"], 3), "cpu_s": round(r["cpu_s"], 2),
+                       "peak_rss_mb": round(r["peak_rss_mb"], 1), "reused": r.get("reused"),
+                       "reviewed": r.get("reviewed"), "json_equal": same or None, "appended": added}
+                results.append(row)
+                print(f"{size:>7} {jobs:>4}  {name:<28} {row['wall_s']:>8.2f} {row['of_cold']:>7.3f} {row['cpu_s']:>7.2f} "
+                      f"{row['peak_rss_mb']:>8.1f} {'' if r.get('reused') is None else r['reused']:>7} "
+                      f"{'' if r.get('reviewed') is None else r['reviewed']:>8}  {same}", flush=True)
+            print(f"        appended: {added['new_series']} new series, {added['revisions']} new revisions, "
+                  f"{added['replies']} replies to old series; load average {os.getloadavg()[0]:.1f}", flush=True)
+            if not args.keep:
+                for f in (archive, store):
+                    f.unlink(missing_ok=True)
+    return results
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 10000])
@@ -195,6 +212,8 @@ def main() -> int:
     ap.add_argument("--keep", type=Path, help="Keep the generated archives in this directory.")
     ap.add_argument("--no-b4", action="store_true", help="Skip the b4 reference.")
     ap.add_argument("--json", type=Path, help="Also write the results here.")
+    ap.add_argument("--store", action="store_true", help="Measure the result store: cold, warm, +300 mails.")
+    ap.add_argument("--repeat", type=int, default=3, help="With --store: runs of warm and +300 mails (median).")
     args = ap.parse_args()
 
     pool = templates()
@@ -203,6 +222,11 @@ def main() -> int:
     results = []
     print(f"{len(pool)} corpus threads as templates; {os.cpu_count()} CPUs; load average "
           f"{os.getloadavg()[0]:.1f} at the start; archives in {work}", flush=True)
+    if args.store:
+        results = store_benchmark(args, pool, work)
+        if args.json:
+            args.json.write_text(json.dumps(results, indent=2) + "\n")
+        return 0 if all(r["json_equal"] in (None, "yes") for r in results) else 1
     print(f"{'series':>7} {'msgs':>7} {'MB':>6} {'jobs':>4} {'wall s':>8} {'series/s':>9} {'CPU s':>8} "
           f"{'CPU ms/series':>13} {'peak MB':>8}   b4 read+build: wall s, CPU s (CPU ms/series), RSS MB",
           flush=True)
@@ -216,8 +240,7 @@ def main() -> int:
             ref = json.loads(r["stdout"]) if r["code"] == 0 else {"error": r["stderr"].decode()[-300:]}
             ref["cpu_s"] = round(r["cpu_s"], 2)
         for jobs in args.jobs:
-            r = measure([sys.executable, "-c", "from reviewtool.cli import run; run()", "triage", str(archive), "--format", "json",
-                         "--now", NOW, "--jobs", str(jobs), "--no-progress"])
+            r = measure(triage_cmd(archive, jobs, "--no-store"))  # every series reviewed: no store
             if r["code"] not in (0, 1):
                 print(f"triage failed: {r['stderr'].decode()[-500:]}", file=sys.stderr)
                 return 1

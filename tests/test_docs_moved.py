@@ -63,6 +63,9 @@ EDITS: list[tuple[str, str]] = [
      '| `fixes-missing` | a patch that reads as a fix, or any code patch for a fixes tree, has no Fixes tag (test-only and docs-only patches are exempt; a Fixes tag given in a reply counts). A warning: maintainers take fixes without the tag and ask in review; a preparation that travels with a fix of its series is a note, and so is a stable backport |'),
     ('| `net-next-closed` | development work posted while the merge window had the tree closed (RFCs exempt) |',
      "| `net-next-closed` | development work posted while the tree was closed (the merge window, or a closure the profile lists; RFCs exempt): an error when the posting names the closed tree, a warning when a clean-up sent to the fixes tree or an untagged patch reads as new work |\n| `fixes-not-needed` | a Fixes tag on a change that fixes no bug: a comment-only diff, a removal of unused code, a message that says no caller can hit it or that it is a clean-up, a patch the cover letter calls a clean-up |\n| `patch-spans-trees` | one patch touches devicetree sources or bindings and other code (the groups are the profile's `separate_paths`, by default `reviewtool/data/separate-paths.toml`): split it per tree |"),
+    # Issue 16 (the triage result store): its options, and the plain speed benchmark runs without it.
+    ("terminal).", "terminal), `--store PATH`, `--no-store`, `--store-info` (the [result store](#the-result-store))."),
+    ("runs `reviewtool triage --format json` on each", "runs `reviewtool triage --format json --no-store` on each"),
 ]
 
 # Headings renamed: old -> new (a heading must be a heading of some page, not just a phrase in one).

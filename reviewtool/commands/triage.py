@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from enum import Enum
 from pathlib import Path
 from typing import Optional
 
 import typer
 
-from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
+from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, InputError
 
 # Kept in step with triage/status.py and triage/run.py (imported lazily: the CLI starts fast).
 STATUSES = ("ready", "needs-review", "needs-revision", "wrong-tree", "incomplete", "stale", "superseded")
@@ -66,6 +66,13 @@ def triage(
     pw_context: str = typer.Option("reviewtool", "--pw-context", help="patchwork check context name."),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
                                             help="Progress bar on stderr (default: when stderr is a terminal)."),
+    store: Optional[Path] = typer.Option(None, "--store", metavar="PATH",
+                                         help="The result store (SQLite) to reuse reviews from and keep them in. "
+                                              "Default: $XDG_CACHE_HOME/reviewtool/triage.sqlite."),
+    no_store: bool = typer.Option(False, "--no-store", help="Review every series; neither read nor write the store."),
+    store_info: bool = typer.Option(False, "--store-info",
+                                    help="Say on stderr how many series were reused and reviewed; alone, describe "
+                                         "the store."),
 ) -> int:
     """Triage many series at once: ready, needs review or revision, wrong tree, incomplete, stale.
 
@@ -75,12 +82,15 @@ def triage(
     Exit codes: 0 no triaged series has error-level findings, 1 some have, 2 unusable input.
     """
     from ..review import ReviewOptions
+    from ..triage import reuse
     from ..triage.group import group_archive
-    from ..sources.index import index_inputs
+    from ..triage.store import default_path
+    from ..triage.store_index import index_archive
     from ..triage.inputs import fetch_msgids, read_msgid_file, search
     from ..triage.output import render_chunks, write_report
     from ..triage.report import build_report, json_chunks, parse_now, patchwork_checks
-    from ..triage.run import TriageOptions, run_groups, superseded_entries, worker_pool
+    from ..triage.entry import entry
+    from ..triage.run import TriageOptions, superseded_entries, worker_pool
     from ..triage.spool import Spool
 
     from ..sources.lore import FetchOptions, parse_duration, server_base
@@ -89,7 +99,11 @@ def triage(
     unknown = [s for s in status if s not in STATUSES]
     if unknown:
         raise InputError(f"--status {unknown[0]!r}: not a status (one of {', '.join(STATUSES)})")
+    if store is not None and no_store:
+        raise InputError("--store and --no-store: choose one")
     if not sources and msgids is None and query is None:
+        if store_info and not no_store:
+            return _describe_store(store or default_path())
         raise InputError("nothing to triage: give archives, --msgids FILE or --query")
     trees = {}
     for spec in tree:
@@ -108,7 +122,9 @@ def triage(
     opts = TriageOptions(review=ReviewOptions(profile=profile, repo=repo, trees=trees, select=tuple(select),
                                               ignore=tuple(ignore), now=when),
                          now=when, stale_days=stale_days, jobs=jobs, link_base=link_base)
-    with worker_pool(opts) as pool, tempfile.TemporaryDirectory(prefix="reviewtool-triage-") as scratch:
+    store_path = None if no_store else store or default_path()
+    with worker_pool(opts, warm=not _has_reviews(store_path)) as pool, \
+            tempfile.TemporaryDirectory(prefix="reviewtool-triage-") as scratch, _store(store_path) as guard:
         paths = [Path(s) for s in sources or ()]
         labels = [str(p) for p in paths]
         notes: list[str] = []
@@ -124,13 +140,16 @@ def triage(
             scratch_labels[paths[-1]] = f"search {query!r}"
             labels.append(f"search: {query}")
         with _status(show, "Reading the archive …"):
-            grouping = group_archive(index_inputs(paths, Path(scratch), skipped_files, scratch_labels))
+            indexed = index_archive(paths, Path(scratch), guard, skipped_files, scratch_labels)
+            grouping = group_archive(indexed.heads)
         if not grouping.messages:
             raise InputError(f"{', '.join(labels)}: no mail messages found")
+        plan = reuse.plan(grouping.series, opts, guard, indexed.digests)
+        with _progress(show, len(grouping.series), done=plan.reused) as tick:
+            reviewed = reuse.review(plan, grouping.series, opts, guard, pool=pool, on_done=tick)
         spool = Spool()
-        with _progress(show, len(grouping.series)) as tick:
-            for packed in run_groups(grouping.series, opts, on_done=tick, pool=pool):
-                spool.add_packed(packed)
+        for g, r in zip(grouping.series, reviewed):
+            spool.add_packed(entry(g, r, opts))
         for g in grouping.series:
             for item in superseded_entries(g, opts):
                 spool.add(item)
@@ -145,9 +164,68 @@ def triage(
         else:
             chunks = render_chunks(f"triage.{fmt.value}.j2", t=report)
         write_report(chunks, fmt.value, output)
+        summary = {"reused": plan.reused, "reviewed": len(plan.todo), "files_read": indexed.files_read,
+                   "files_resumed": indexed.files_resumed, "files_kept": indexed.files_kept,
+                   "mails_read": indexed.mails_read}
+        guard.call(lambda st: st.finish_run(summary, plan.used_keys(), indexed.used_files))
+        if store_info:
+            _say(_run_line(guard, store_path, summary))
     shown = {s.index for s in spool.summaries if not status or s.status in status}
     errors = any(s.errors for s in spool.summaries if s.index in shown and s.status != "superseded")
     return EXIT_FINDINGS if errors else EXIT_OK
+
+
+def _say(line: str) -> None:
+    from ..render.env import strip_controls
+
+    sys.stderr.write(f"reviewtool: {strip_controls(line)}\n")
+
+
+@contextmanager
+def _store(path: Path | None):
+    """The run's result store (triage/store.Guard): a store that fails is said in one line."""
+    from ..triage.store import Guard
+
+    guard = Guard.open(path, _say)
+    guard.call(lambda st: st.begin_run())
+    try:
+        yield guard
+    finally:
+        guard.close()
+
+
+def _has_reviews(path: Path | None) -> bool:
+    """Whether a store is there, likely to answer most series (told without opening it: the
+    workers are forked before it is opened)."""
+    try:
+        return path is not None and path.stat().st_size > 64 * 1024
+    except OSError:
+        return False
+
+
+def _run_line(guard, path: Path | None, s: dict) -> str:
+    if path is None or not guard.usable:
+        return f"no result store used: {s['reviewed']:,} series reviewed"
+    return (f"result store {path}: {s['reused']:,} series reused, {s['reviewed']:,} reviewed; archive files: "
+            f"{s['files_resumed']:,} read from where the last run stopped, {s['files_read']:,} read whole, "
+            f"{s['files_kept']:,} unchanged ({s['mails_read']:,} mails read)")
+
+
+def _describe_store(path: Path) -> int:
+    """`triage --store-info` alone: what the store holds, on stdout."""
+    from ..triage.store import Guard
+
+    guard = Guard.open(path, _say)
+    info = guard.call(lambda st: st.info())
+    guard.close()
+    if info is None:
+        return EXIT_INPUT
+    last = info["last_run"]
+    print(f"result store {info['path']}: {info['reviews']:,} reviews, {info['files']:,} indexed archive files, "
+          f"{info['bytes'] / 1e6:.1f} MB")
+    if last:
+        print(f"last run: {last['reused']:,} series reused, {last['reviewed']:,} reviewed")
+    return EXIT_OK
 
 
 def _status(show: bool, text: str):
@@ -159,8 +237,8 @@ def _status(show: bool, text: str):
     return Console(stderr=True, force_terminal=True if not sys.stderr.isatty() else None).status(text)
 
 
-def _progress(show: bool, total: int):
-    """A rich progress bar on stderr, advanced once per finished series."""
+def _progress(show: bool, total: int, done: int = 0):
+    """A rich progress bar on stderr, advanced once per finished series (`done` reused ones)."""
     if not show or total == 0:
         return nullcontext(lambda item: None)
     from contextlib import contextmanager
@@ -173,7 +251,7 @@ def _progress(show: bool, total: int):
         console = Console(stderr=True, force_terminal=True if not sys.stderr.isatty() else None)
         with Progress(TextColumn("triage"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                       console=console, transient=True) as prog:
-            task = prog.add_task("triage", total=total)
+            task = prog.add_task("triage", total=total, completed=done)
             yield lambda item: prog.advance(task)
 
     return bar()

@@ -147,11 +147,12 @@ def _lines(fh: BinaryIO) -> Iterator[tuple[bytes, bytes | None]]:
     yield prev, None
 
 
-def _scan_mbox(path: str, fh: BinaryIO, start: int, label: str) -> Iterator[MailHead]:
+def scan_mbox(path: str, fh: BinaryIO, start: int, label: str, first_line: bytes | None = None) -> Iterator[MailHead]:
     """Split on `From ` lines by files.split_mbox's rule (the first line is a separator; after a
     blank line, a `From ` line is one when it carries a date, or, in a file whose first separator
     carries none, when a header line follows), keeping only each mail's header block and
-    change-id line. The mail's bytes stay in the file."""
+    change-id line. The mail's bytes stay in the file. A scan resumed at a later separator
+    (`start`) is given the file's own first line, which decides the separator rule."""
     fh.seek(start)
     pos = start
     strict = mboxrd = False
@@ -168,8 +169,9 @@ def _scan_mbox(path: str, fh: BinaryIO, start: int, label: str) -> Iterator[Mail
 
     for line, nxt in _lines(fh):
         if first:
-            strict = bool(files._SEPARATOR_RE.match(line))
-            mboxrd = line.startswith(b"From mboxrd@z")
+            rule = line if first_line is None else first_line
+            strict = bool(files._SEPARATOR_RE.match(rule))
+            mboxrd = rule.startswith(b"From mboxrd@z")
         if line.startswith(b"From ") and prev_blank and (
                 first or files._SEPARATOR_RE.match(line)
                 or not strict and nxt is not None and files._FIELD_RE.match(nxt)):
@@ -197,6 +199,26 @@ def _single(path: str, data: bytes, offset: int, label: str) -> MailHead | None:
     return _head(MailRef(path, offset, len(data), label=label), head, m.group(1) if m else None, data)
 
 
+def probe(fh: BinaryIO, name: str) -> tuple[str, int]:
+    """("mbox" or "single", the number of blank bytes before the first line) of an open file, as
+    files._mails_of_file recognises it; InputError when it is not mail."""
+    probe = fh.read(65536)
+    if not probe.strip():
+        raise InputError(f"{name}: the file is empty")
+    skip = len(probe) - len(probe.lstrip(b"\r\n")) if probe[:1] in (b"\r", b"\n") else 0
+    data = probe[skip:]
+    head = data[:4096].split(b"\n", 2)
+    if data.startswith(b"From ") and (files._SEPARATOR_RE.match(head[0])
+                                      or len(head) > 1 and files._FIELD_RE.match(head[1])):
+        return "mbox", skip
+    if b"\x00" in data[:4096] and not re.search(rb"^(Subject|From|Message-I[dD]):", data[:65536], re.M):
+        raise InputError(f"{name}: not a mail file (binary data)")
+    if not files._PARSER_HEADER_RE.match(data):
+        raise InputError(f"{name}: not a mail file (it does not start with mail headers or an mbox "
+                         "`From ` line)")
+    return "single", skip
+
+
 def index_file(path: Path, label: str | None = None) -> Iterator[MailHead]:
     """Every mail of one file (mbox or single message), in file order; the file is recognised
     as files._mails_of_file recognises it."""
@@ -206,21 +228,10 @@ def index_file(path: Path, label: str | None = None) -> Iterator[MailHead]:
     except OSError as exc:
         raise InputError(f"{name}: cannot read ({exc.strerror or exc})") from exc
     with fh:
-        probe = fh.read(65536)
-        if not probe.strip():
-            raise InputError(f"{name}: the file is empty")
-        skip = len(probe) - len(probe.lstrip(b"\r\n")) if probe[:1] in (b"\r", b"\n") else 0
-        data = probe[skip:]
-        head = data[:4096].split(b"\n", 2)
-        if data.startswith(b"From ") and (files._SEPARATOR_RE.match(head[0])
-                                          or len(head) > 1 and files._FIELD_RE.match(head[1])):
-            yield from _scan_mbox(str(path), fh, skip, name)
+        kind, skip = probe(fh, name)
+        if kind == "mbox":
+            yield from scan_mbox(str(path), fh, skip, name)
             return
-        if b"\x00" in data[:4096] and not re.search(rb"^(Subject|From|Message-I[dD]):", data[:65536], re.M):
-            raise InputError(f"{name}: not a mail file (binary data)")
-        if not files._PARSER_HEADER_RE.match(data):
-            raise InputError(f"{name}: not a mail file (it does not start with mail headers or an mbox "
-                             "`From ` line)")
         fh.seek(skip)
         whole = fh.read()
     if (m := _single(str(path), whole, skip, name)) is not None:

@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterator
 from .. import TOOL_NAME, __version__
 from ..render.env import render_template
 from .group import Grouping, OrphanThread
-from .run import TriageOptions, thread_url
+from .entry import TriageOptions, iso, thread_url
 from .spool import Rows, Spool, Summary
 from .status import STATUSES
 
@@ -38,9 +38,7 @@ def sort_key(order: str) -> Callable[[Summary], tuple]:
 
 
 def orphan_data(o: OrphanThread, opts: TriageOptions) -> dict[str, Any]:
-    from .run import _iso
-
-    return {"msgid": o.msgid, "subject": o.subject, "date": _iso(o.date), "messages": o.messages,
+    return {"msgid": o.msgid, "subject": o.subject, "date": iso(o.date), "messages": o.messages,
             "url": thread_url(opts.link_base, o.msgid)}
 
 

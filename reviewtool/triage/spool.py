@@ -29,19 +29,20 @@ class Summary:
 
 
 def pack(item: dict[str, Any]) -> tuple:
-    """An entry as the spool keeps it: ("skipped", item) or ("row", summary fields, compressed
-    compact JSON). Workers pack their entries, so the parent receives a few bytes per series
-    instead of unpickling and re-encoding nested dicts while the workers need the CPU."""
+    """An entry as the spool keeps it: ("skipped", item) or ("row", summary fields, head text,
+    compressed rest): the entry's compact JSON is head + the rest. triage/entry.py builds the
+    head per run and splices in a review's rest as workers (or the store) compressed it, so the
+    parent never re-encodes nested dicts."""
     if item["status"] == "skipped":
         return ("skipped", item)
     fields = (item["status"], item.get("tree"), item.get("age_days"), item.get("date"), str(item["id"]),
               (item.get("counts") or {}).get("errors", 0))
-    return ("row", fields, zlib.compress(json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode(), 1))
+    return ("row", fields, "", zlib.compress(json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode(), 1))
 
 
 class Spool:
     def __init__(self) -> None:
-        self._blobs: list[bytes] = []
+        self._blobs: list[tuple[str, bytes]] = []
         self.summaries: list[Summary] = []
         self.skipped: list[dict[str, Any]] = []  # few, and listed in full by every format
 
@@ -52,16 +53,17 @@ class Spool:
         if packed[0] == "skipped":
             self.skipped.append(packed[1])
             return
-        _, fields, blob = packed
+        _, fields, head, rest = packed
         self.summaries.append(Summary(len(self._blobs), *fields))
-        self._blobs.append(blob)
+        self._blobs.append((head, rest))
 
     def item(self, index: int) -> dict[str, Any]:
         return json.loads(self.text(index))
 
     def text(self, index: int) -> str:
         """The entry as compact JSON text, without decoding it."""
-        return zlib.decompress(self._blobs[index]).decode()
+        head, rest = self._blobs[index]
+        return head + zlib.decompress(rest).decode()
 
     def rows(self, key: Callable[[Summary], Any], only: tuple[str, ...] = ()) -> "Rows":
         chosen = [s for s in self.summaries if not only or s.status in only]

@@ -38,7 +38,6 @@ APPLY_RULES = frozenset({"series-applies", "apply-check", "does-not-apply"})
 class Classification:
     status: str
     reasons: tuple[dict[str, Any], ...]
-    was: str | None = None  # the status a stale series had before it went stale
     reviewed: tuple[int, ...] = ()  # counters of patches with an outside Reviewed-by/Acked-by
     reviewers: tuple[str, ...] = ()
 
@@ -86,7 +85,9 @@ def _verdict_status(review) -> tuple[str | None, str | None]:
     return getattr(verdict, "status", None), getattr(verdict, "next_step", None)
 
 
-def classify(review, *, last_activity: datetime | None, now: datetime, stale_days: int) -> Classification:
+def classify(review) -> Classification:
+    """The status the review alone decides; staleness, which depends on the clock, is added at
+    report time by `staleness` (so a stored review stays right on any later day)."""
     series: Series = review.series
     reasons: list[dict[str, Any]] = []
     reviewed, reviewers = review_coverage(series)
@@ -128,11 +129,17 @@ def classify(review, *, last_activity: datetime | None, now: datetime, stale_day
     else:
         status = "needs-review"
 
-    was = None
-    if status != "ready" and last_activity is not None:
-        idle = (now - last_activity).total_seconds() / 86400
-        if idle >= stale_days:
-            was, status = status, "stale"
-            reasons.insert(0, {"code": "stale", "days": int(idle), "limit": stale_days,
-                               "last": last_activity.astimezone(timezone.utc).isoformat()})
-    return Classification(status=status, reasons=tuple(reasons), was=was, reviewed=reviewed, reviewers=reviewers)
+    return Classification(status=status, reasons=tuple(reasons), reviewed=reviewed, reviewers=reviewers)
+
+
+def staleness(status: str, reasons: list[dict[str, Any]], *, last_activity: datetime | None, now: datetime,
+              stale_days: int) -> tuple[str, str | None, list[dict[str, Any]]]:
+    """(status, was, reasons) at `now`: a series that is not ready and has seen no mail for
+    `stale_days` is stale, its status before that kept as `was` and the reason put first."""
+    if status == "ready" or last_activity is None:
+        return status, None, reasons
+    idle = (now - last_activity).total_seconds() / 86400
+    if idle < stale_days:
+        return status, None, reasons
+    return "stale", status, [{"code": "stale", "days": int(idle), "limit": stale_days,
+                              "last": last_activity.astimezone(timezone.utc).isoformat()}, *reasons]

@@ -1,0 +1,174 @@
+"""One triage entry, in the two parts that have different lifetimes.
+
+`review_group` gives what reviewing a group's mails decides (`Reviewed`): a function of those
+mails' bytes, reviewtool's code, the options and, with --repo, the trees. The result store keeps
+that part. `entry` joins it, at report time, with what the archive and the clock decide: the
+series' id (its place in the report), links, ages, staleness and earlier postings. A run without
+the store goes through the same two steps, so both give the same JSON byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+from urllib.parse import quote
+
+from ..errors import ReviewtoolError
+from ..review import ReviewOptions
+from .group import SeriesGroup, Superseded
+from .status import classify, staleness
+
+DEFAULT_LINK_BASE = "https://lore.kernel.org/all/"
+
+
+@dataclass(frozen=True)
+class TriageOptions:
+    review: ReviewOptions
+    now: datetime
+    stale_days: int = 14
+    jobs: int = 1
+    link_base: str = DEFAULT_LINK_BASE
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    """What the review of one group decided. `tail` is the zlib-compressed compact JSON of the
+    entry's members from "subject" to the end (the closing brace included): the report splices
+    it in as it is, never decoding it."""
+
+    status: str  # before staleness; "skipped" when the series could not be reviewed
+    msgid: str | None = None  # the series' cover letter or first patch (None: the group's)
+    full_subject: str | None = None
+    reasons: tuple[dict[str, Any], ...] = ()
+    tail: bytes = b""
+    skip_reason: str | None = None
+    tree: str | None = None
+    profile: str | None = None
+    errors: int = 0
+    keep: bool = True  # False for failures that may pass (internal errors, the repository)
+
+
+def thread_url(link_base: str, msgid: str) -> str:
+    """The public-inbox address of a message (lore's `/all/<msgid>/` form)."""
+    return link_base.rstrip("/") + "/" + quote(msgid, safe="@!$&'()*+,;=:~") + "/"
+
+
+def when(ts: float | None) -> datetime | None:
+    return datetime.fromtimestamp(ts, timezone.utc) if ts is not None else None
+
+
+def iso(ts: float | None) -> str | None:
+    d = when(ts)
+    return d.isoformat() if d else None
+
+
+def days(now: datetime, ts: float | None) -> int | None:
+    d = when(ts)
+    return max(0, int((now - d).total_seconds() // 86400)) if d else None
+
+
+def compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _skipped(reason: str, keep: bool) -> Reviewed:
+    return Reviewed(status="skipped", skip_reason=reason, keep=keep)
+
+
+def _internal(exc: Exception) -> Reviewed:
+    # One bad series must not sink a 10,000-series report; and what failed may pass next time.
+    return _skipped(f"internal error: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}", keep=False)
+
+
+def review_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> Reviewed:
+    """Parse, build and review one group's mails (`raws`, read back by offset) as `check` would."""
+    from ..model.b4adapter import build_series
+    from ..review import review_series
+    from ..sources.files import parse_mails
+
+    source = (group.refs[0].label or group.refs[0].path) if group.refs else ""
+    try:
+        series = build_series(parse_mails(raws), source=source)
+    except ReviewtoolError as exc:  # the mails themselves: the same bytes fail the same way...
+        reason = exc.one_line()
+        # ...unless the reason names where they are, which the store's key leaves out
+        places = [source, *(r.origin for r in raws)]
+        return _skipped(reason, keep=not any(p and p in reason for p in places))
+    except Exception as exc:
+        return _internal(exc)
+    try:
+        review = review_series(series, opts.review)
+    except ReviewtoolError as exc:  # the repository, say: it can change without a tree moving
+        return _skipped(exc.one_line(), keep=False)
+    except Exception as exc:
+        return _internal(exc)
+    return _reviewed(review, opts)
+
+
+def _reviewed(review, opts: TriageOptions) -> Reviewed:
+    from ..render.data import review_data
+
+    c = classify(review)
+    data = review_data(review)
+    s = data["series"]
+    errors_by_patch: dict[Any, int] = {}
+    for f in data["findings"]:
+        if f["severity"] == "error":
+            errors_by_patch[f["patch"]] = errors_by_patch.get(f["patch"], 0) + 1
+    tail = {
+        "subject": s["subject"], "tree": s["tree"], "profile": s["profile"], "author": s["author"],
+        "expected": s["expected"], "received": s["received"], "missing": s["missing"], "has_cover": s["has_cover"],
+        "reviewed": list(c.reviewed), "reviewers": list(c.reviewers),
+        "patches": [{"counter": p["counter"], "subject": p["subject"], "msgid": p["msgid"],
+                     "url": thread_url(opts.link_base, p["msgid"]), "reviewed": p["counter"] in c.reviewed,
+                     "errors": errors_by_patch.get(p["counter"], 0)} for p in data["patches"]],
+        "cover_msgid": data["cover"]["msgid"] if data["cover"] else None,
+        "findings": data["findings"],
+        "counts": {k: data["summary"][k] for k in ("errors", "warnings", "infos")},
+        "not_checked": data["summary"]["not_checked"],
+        "notes": data["summary"]["notes"],
+        **({"verdict": data["verdict"]} if "verdict" in data else {}),
+    }
+    return Reviewed(status=c.status, msgid=s["msgid"] or None, full_subject=s["full_subject"] or None,
+                    reasons=tuple(c.reasons), tail=zlib.compress(compact(tail)[1:].encode(), 1),
+                    tree=s["tree"], profile=s["profile"], errors=tail["counts"]["errors"])
+
+
+def _superseded_data(s: Superseded, by: SeriesGroup, opts: TriageOptions) -> dict[str, Any]:
+    return {"revision": s.revision, "msgid": s.msgid, "subject": s.subject, "date": iso(s.date),
+            "url": thread_url(opts.link_base, s.msgid), "why": s.why,
+            "superseded_by": {"msgid": by.msgid, "revision": by.revision}}
+
+
+def entry(group: SeriesGroup, r: Reviewed, opts: TriageOptions) -> tuple:
+    """The entry of `group` as the spool keeps it (spool.Spool.add_packed): ("skipped", item) or
+    ("row", summary fields, JSON text up to "reasons", compressed tail)."""
+    msgid = r.msgid or group.msgid
+    base = {"id": str(group.key), "msgid": msgid, "url": thread_url(opts.link_base, msgid),
+            "full_subject": r.full_subject or group.subject, "revision": group.revision, "date": iso(group.date),
+            "last_activity": iso(group.last_activity), "age_days": days(opts.now, group.date),
+            "idle_days": days(opts.now, group.last_activity),
+            "superseded": [_superseded_data(s, group, opts) for s in group.superseded]}
+    if r.status == "skipped":
+        return ("skipped", {**base, "status": "skipped", "skip_reason": r.skip_reason})
+    status, was, reasons = staleness(r.status, list(r.reasons), last_activity=when(group.last_activity),
+                                     now=opts.now, stale_days=opts.stale_days)
+    head = compact({**base, "status": status, "was": was, "reasons": reasons})[:-1] + ","
+    fields = (status, r.tree, base["age_days"], base["date"], base["id"], r.errors)
+    return ("row", fields, head, r.tail)
+
+
+def superseded_entries(group: SeriesGroup, opts: TriageOptions) -> list[dict[str, Any]]:
+    """Rows for the earlier revisions of a group: listed, not reviewed."""
+    from ..model.subject import parse_subject
+
+    return [{"id": f"{group.key}.{i + 1}", "status": "superseded", "msgid": s.msgid, "full_subject": s.subject,
+             "subject": parse_subject(s.subject).summary, "tree": parse_subject(s.subject).tree,
+             "revision": s.revision, "date": iso(s.date), "url": thread_url(opts.link_base, s.msgid),
+             "age_days": days(opts.now, s.date), "why": s.why,
+             "superseded_by": {"msgid": group.msgid, "revision": group.revision,
+                               "url": thread_url(opts.link_base, group.msgid)}}
+            for i, s in enumerate(group.superseded)]

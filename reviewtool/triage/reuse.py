@@ -1,0 +1,88 @@
+"""Review an archive's series through the result store: reuse what was reviewed before, review
+the rest.
+
+Every group gets a key (store_keys.series_key). A stored review is reused when its key is in the
+store and it was made with the same repository state; every other group is reviewed
+(triage/run.py) and stored as results come, a batch per transaction, so an interrupted run keeps
+what it finished. Reused and fresh reviews become entries the same way (entry.entry): the report
+is the one a run without the store writes.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from .entry import Reviewed, TriageOptions, compact
+from .group import SeriesGroup
+from .run import run_groups
+from .store import Guard
+from .store_keys import options_digest, repo_state, series_key
+
+SAVE_EVERY = 256  # reviews per write transaction: short, so that another run is never kept waiting
+
+
+@dataclass
+class Plan:
+    """Which groups the store answers and which must be reviewed."""
+
+    results: list[Reviewed | None]  # per group, in order; None until reviewed
+    todo: list[int]  # indices of the groups to review
+    keys: list[str] = field(default_factory=list)
+    env: str = ""  # the repository state (store_keys.repo_state)
+
+    @property
+    def reused(self) -> int:
+        return len(self.results) - len(self.todo)
+
+    def used_keys(self) -> list[str]:
+        waiting = set(self.todo)
+        return [k for i, k in enumerate(self.keys) if i not in waiting]
+
+
+def plan(groups: list[SeriesGroup], opts: TriageOptions, guard: Guard, digests) -> Plan:
+    if not guard.usable:
+        return Plan([None] * len(groups), list(range(len(groups))))
+    base = options_digest(opts)
+    keys = [series_key(base, g.refs, digests) for g in groups]
+    env = repo_state(opts.review.repo)
+    rows = guard.call(lambda s: s.reviews(sorted(set(keys))), default={})
+    try:
+        stored = {k: decode(head, tail) for k, (row_env, head, tail) in rows.items() if row_env == env}
+    except (ValueError, TypeError, KeyError) as exc:  # the CRC held, yet the row is not ours: trust none
+        guard.fail(f"a damaged review ({type(exc).__name__}); remove the file to start a new store")
+        stored = {}
+    results: list[Reviewed | None] = [stored.get(k) for k in keys]
+    return Plan(results, [i for i, r in enumerate(results) if r is None], keys, env)
+
+
+def review(p: Plan, groups: list[SeriesGroup], opts: TriageOptions, guard: Guard, pool=None,
+           on_done=None) -> list[Reviewed]:
+    """Every group's review, in order: the stored ones and the reviews of `p.todo`, stored."""
+    pending: list[tuple[str, str, str | None, str, bytes]] = []
+
+    def save() -> None:
+        guard.call(lambda s: s.save_reviews(pending))
+        pending.clear()
+
+    for i, r in zip(p.todo, run_groups([groups[i] for i in p.todo], opts, on_done=on_done, pool=pool)):
+        p.results[i] = r
+        if guard.usable and r.keep:
+            pending.append((p.keys[i], p.env, r.msgid or groups[i].msgid, *encode(r)))
+            if len(pending) >= SAVE_EVERY:
+                save()
+    if pending:
+        save()
+    return [r for r in p.results if r is not None]
+
+
+def encode(r: Reviewed) -> tuple[str, bytes]:
+    """(head, tail) of the store's row: the few fields as JSON, the entry's rest as compressed."""
+    return compact([r.status, r.msgid, r.full_subject, list(r.reasons), r.skip_reason, r.tree, r.profile,
+                    r.errors]), r.tail
+
+
+def decode(head: str, tail: bytes) -> Reviewed:
+    status, msgid, full_subject, reasons, skip_reason, tree, profile, errors = json.loads(head)
+    return Reviewed(status=status, msgid=msgid, full_subject=full_subject, reasons=tuple(reasons), tail=tail,
+                    skip_reason=skip_reason, tree=tree, profile=profile, errors=errors)

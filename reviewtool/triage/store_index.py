@@ -1,0 +1,194 @@
+"""The archive's header index, kept in the result store, so that a run reads only what is new.
+
+- An mbox whose first bytes are the ones indexed (store_mbox.py checks a digest) is read from its
+  last mail on; one changed anywhere else is read whole. Checking the old part costs a fraction
+  of a second for 250 MB; parsing its headers again would cost seconds.
+- A single-mail file (a maildir's, a directory's) whose size, mtime, ctime and inode are those
+  stored is not read again: any write sets ctime. In a plain directory, a file written in the last
+  seconds is not stored, as a second write within the same clock tick would keep its timestamps;
+  a maildir's files are complete when they appear (delivered into tmp/, then renamed).
+- gzip files and fetched threads (scratch copies) are indexed whole on every run.
+The result is what sources/index.index_inputs gives, in the same order, plus a digest of every
+mail's bytes (store_keys.mail_digest), which the series' keys are made of.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import InputError
+from ..sources.index import MailHead, MailRef, index_file, index_inputs, is_gzip, mail_files, unpack_gzip
+from .store import Guard
+from .store_keys import code_digest, mail_digest
+from .store_mbox import scan_grown, scan_whole
+
+RACY_S = 2.0  # a file written this recently may still change without its timestamps changing
+
+
+class _StoredError(InputError):
+    """A file that is not mail, as the store remembers it."""
+
+
+@dataclass
+class Indexed:
+    heads: list[MailHead] = field(default_factory=list)
+    digests: dict[MailRef, bytes] = field(default_factory=dict)  # empty without a store
+    files_read: int = 0  # indexed from their first byte
+    files_resumed: int = 0  # mboxes read from where the last run stopped
+    files_kept: int = 0  # single-mail files not read at all
+    mails_read: int = 0  # mails whose headers were read this run
+    used_files: list[str] = field(default_factory=list)
+
+
+def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[str],
+                  labels: dict[Path, str]) -> Indexed:
+    """Every mail of every input, as index_inputs, through the store's index when there is one."""
+    out = Indexed()
+    if not guard.usable:
+        out.heads = list(index_inputs(paths, scratch, skipped, labels))
+        return out
+    for p in paths:
+        files = mail_files(p)
+        maildir = p.is_dir() and all((p / d).is_dir() for d in ("cur", "new", "tmp"))
+        # Rows are keyed by the real path: the same archive named from another directory is the same
+        stored = guard.call(lambda s: s.files(os.path.realpath(p)), default=None)
+        rows: list[tuple[str, str, bytes]] = []
+        for f in files:
+            label, key = labels.get(f, str(f)), os.path.realpath(f)
+            keep = stored is not None and guard.usable and f not in labels
+            try:
+                row = _index_one(f, label, scratch, stored.get(key) if keep else None, out,
+                                 _stat(f, maildir) if keep else None, guard)
+            except InputError as exc:
+                if f == p:
+                    raise
+                skipped.append(exc.one_line())
+                stale = keep and not isinstance(exc, _StoredError)
+                row = _error_row(f, label, exc.one_line(), maildir) if stale else None
+            if row is not None:
+                rows.append((key, *row))
+            if keep:
+                out.used_files.append(key)
+        if stored is not None:
+            gone = set(stored) - {os.path.realpath(f) for f in files}
+            if rows or gone:
+                guard.call(lambda s: s.save_files(os.path.realpath(p), rows, gone))
+    return out
+
+
+def _index_one(f: Path, label: str, scratch: Path, stored: tuple[str, bytes] | None, out: Indexed,
+               stat: tuple[list[int], bool] | None, guard: Guard) -> tuple[str, bytes] | None:
+    """Index one file into `out`; the row to store for it (None: none, or the stored one stands).
+    `stat` is _stat's answer for a file the store keeps, None for one it does not."""
+    if stored is not None and stat is not None:
+        try:
+            done = _from_store(f, label, stored, stat[0], out)
+        except (ValueError, TypeError, KeyError, zlib.error) as exc:
+            guard.fail(f"a damaged index row for {f} ({type(exc).__name__}); remove the file to start a new store")
+            done = False
+        if done is not False:
+            return done
+    path = unpack_gzip(f, scratch) if is_gzip(f) else f
+    scanned = scan_whole(path, label) if stat is not None and path == f else None
+    heads = scanned.heads if scanned is not None else list(index_file(path, label))
+    out.files_read += 1
+    out.mails_read += len(heads)
+    pairs = _with_digests(path, heads)
+    if scanned is not None:
+        return _add(out, pairs, scanned.state)
+    if stat is None or path != f:
+        return _add(out, pairs)
+    sig, settled = stat
+    return _add(out, pairs, {"kind": "single", "sig": sig} if settled else None)
+
+
+def _from_store(f: Path, label: str, stored: tuple[str, bytes], sig: list[int], out: Indexed):
+    """The file's mails from its stored row: None (the row stands), a new row (an mbox that
+    grew), or False (read the file whole)."""
+    state = json.loads(stored[0])
+    if state.get("code") != code_digest():
+        return False  # indexed by other code: its reading may differ
+    if state["kind"] == "error" and state["label"] != label:
+        return False  # its message names the file as it was named then
+    if state["kind"] in ("single", "error") and state["sig"] == sig:
+        out.files_kept += 1
+        if state["kind"] == "error":
+            raise _StoredError(state["message"])
+        _add(out, _decode(stored[1], f, label))
+        return None
+    if state["kind"] != "mbox":
+        return False
+    old = _decode(stored[1], f, label)
+    grown = scan_grown(f, label, state, [h for h, _ in old])
+    if grown is None:
+        return False
+    out.files_resumed += 1
+    out.mails_read += len(grown.heads)
+    unchanged = grown.state is not None and all(grown.state[k] == state[k] for k in ("end", "digest"))
+    return _add(out, old[:-1] + _with_digests(f, grown.heads), None if unchanged else grown.state)
+
+
+def _add(out: Indexed, pairs: list[tuple[MailHead, bytes]], state: dict | None = None) -> tuple[str, bytes] | None:
+    """Put the mails into `out`; the row that stores them with `state` (None: store nothing)."""
+    for h, d in pairs:
+        out.heads.append(h)
+        out.digests[h.ref] = d
+    if state is None:
+        return None
+    return json.dumps({**state, "code": code_digest()}), _encode(pairs)
+
+
+def _with_digests(path: Path, heads: list[MailHead]) -> list[tuple[MailHead, bytes]]:
+    """Each mail with the digest of its bytes as the parser gets them (index.raw_mail): an mbox
+    mail's blank lines at its end are not its own, and a mail appended after the last one adds
+    one there."""
+    if not heads:
+        return []
+    with open(path, "rb") as fh:
+        out = []
+        for h in heads:
+            fh.seek(h.ref.offset)
+            data = fh.read(h.ref.length)
+            out.append((h, mail_digest(data.rstrip(b"\n") if h.ref.in_mbox else data)))
+    return out
+
+
+def _stat(f: Path, maildir: bool = False) -> tuple[list[int], bool] | None:
+    """The file's signature (size, mtime, ctime, inode, device), and whether it has settled: in a
+    maildir, or not written within RACY_S, so that a later write must change the signature."""
+    try:
+        st = os.stat(f)
+    except OSError:
+        return None
+    settled = maildir or time.time() - max(st.st_mtime, st.st_ctime) >= RACY_S
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev], settled
+
+
+def _error_row(f: Path, label: str, message: str, maildir: bool) -> tuple[str, bytes] | None:
+    """A file that is not mail, remembered so that it is not read again while it stays as it is."""
+    stat = _stat(f, maildir)
+    if stat is None or not stat[1]:
+        return None
+    state = {"kind": "error", "sig": stat[0], "label": label, "message": message, "code": code_digest()}
+    return json.dumps(state), _encode([])
+
+
+def _encode(pairs: list[tuple[MailHead, bytes]]) -> bytes:
+    rows = [[h.ref.offset, h.ref.length, h.ref.in_mbox, h.ref.mboxrd, h.ref.format_patch, h.msgid, h.parents,
+             h.in_reply_to, h.subject, h.sender, h.date, h.change_id, h.synthesized, d.hex()] for h, d in pairs]
+    return zlib.compress(json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode(), 1)
+
+
+def _decode(blob: bytes, f: Path, label: str) -> list[tuple[MailHead, bytes]]:
+    path = str(f)
+    out = []
+    for off, length, in_mbox, rd, fp, msgid, parents, irt, subject, sender, date, cid, synth, d in json.loads(
+            zlib.decompress(blob)):
+        ref = MailRef(path, off, length, in_mbox, rd, fp, label)
+        out.append((MailHead(ref, msgid, tuple(parents), irt, subject, sender, date, cid, synth), bytes.fromhex(d)))
+    return out

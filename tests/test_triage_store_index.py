@@ -1,0 +1,257 @@
+"""The archive's header index kept in the result store: a grown mbox is read from where the last
+run stopped, a maildir only for its new files, and the result is always the full index's."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPUS
+from reviewtool.sources.index import index_inputs
+from reviewtool.triage.store import Guard, Store
+from reviewtool.triage.store_index import index_archive
+
+NF = CORPUS / "netfilter-devel"
+
+
+def guard(tmp_path: Path) -> Guard:
+    errors: list[str] = []
+    g = Guard(Store.open(tmp_path / "store.sqlite"), errors.append)
+    g.errors = errors
+    return g
+
+
+def index(g: Guard, *paths: Path, scratch: Path):
+    skipped: list[str] = []
+    out = index_archive(list(paths), scratch, g, skipped, {})
+    assert not g.errors, g.errors
+    return out, skipped
+
+
+def full(*paths: Path, scratch: Path):
+    return list(index_inputs(list(paths), scratch))
+
+
+def archive_bytes() -> bytes:
+    """Real threads of several shapes (mboxrd and mboxo separators, quoting, many replies)."""
+    files = sorted(NF.glob("*.mbox"))[:10] + sorted((CORPUS / "b4").glob("*.mbox"))[:4]
+    return b"".join(f.read_bytes().rstrip(b"\n") + b"\n\n" for f in files)
+
+
+def cut_points(data: bytes) -> list[int]:
+    """Ends of mails, middles of mails, the middle of a `From ` line, right after one."""
+    seps = [i for i in range(len(data)) if data.startswith(b"\nFrom ", i)]
+    picks = seps[1:: max(1, len(seps) // 6)]
+    return sorted({p for s in picks for p in (s + 1, s + 8, data.index(b"\n", s + 1) + 1, s - 500)})
+
+
+def test_a_grown_mbox_is_read_from_where_the_last_run_stopped_and_equals_the_full_index(tmp_path):
+    data = archive_bytes()
+    box = tmp_path / "archive.mbox"
+    for cut in cut_points(data):
+        g = guard(tmp_path / f"s{cut}")
+        box.write_bytes(data[:cut])
+        first, _ = index(g, box, scratch=tmp_path)
+        assert first.heads == full(box, scratch=tmp_path) and first.files_read == 1
+        box.write_bytes(data)  # the same file, grown
+        grown, _ = index(g, box, scratch=tmp_path)
+        assert grown.heads == full(box, scratch=tmp_path), cut
+        assert (grown.files_resumed, grown.files_read) == (1, 0), cut
+        assert grown.mails_read < len(grown.heads) - len(first.heads) + 3  # not the old mails again
+        again, _ = index(g, box, scratch=tmp_path)
+        assert again.heads == grown.heads and again.digests == grown.digests and again.mails_read == 1
+        g.close()
+
+
+def test_the_digests_are_those_of_a_first_reading(tmp_path):
+    data = archive_bytes()
+    box = tmp_path / "archive.mbox"
+    box.write_bytes(data[: len(data) // 2])
+    g = guard(tmp_path)
+    index(g, box, scratch=tmp_path)
+    box.write_bytes(data)
+    grown, _ = index(g, box, scratch=tmp_path)
+    first_reading, _ = index(guard(tmp_path / "other"), box, scratch=tmp_path)
+    assert grown.digests == first_reading.digests and len(grown.digests) == len(grown.heads)
+
+
+def test_an_mbox_changed_before_its_end_is_indexed_again_from_the_start(tmp_path):
+    data = archive_bytes()
+    box = tmp_path / "archive.mbox"
+    box.write_bytes(data)
+    g = guard(tmp_path)
+    index(g, box, scratch=tmp_path)
+    at = data.index(b"Subject:", len(data) // 3)
+    box.write_bytes(data[:at] + b"Subject: [PATCH] edited\n" + data[data.index(b"\n", at) + 1:] + data[:2000])
+    changed, _ = index(g, box, scratch=tmp_path)
+    assert (changed.files_resumed, changed.files_read) == (0, 1)
+    assert changed.heads == full(box, scratch=tmp_path)
+    box.write_bytes(data[: len(data) // 2])  # shorter than what was indexed
+    shrunk, _ = index(g, box, scratch=tmp_path)
+    assert shrunk.files_read == 1 and shrunk.heads == full(box, scratch=tmp_path)
+
+
+def _maildir(root: Path, mails: list[bytes]) -> Path:
+    for d in ("cur", "new", "tmp"):
+        (root / d).mkdir(parents=True, exist_ok=True)
+    for i, m in enumerate(mails):
+        (root / "cur" / f"{1700000000 + i}.M{i}P1.host:2,S").write_bytes(m)
+    return root
+
+
+def _mails() -> list[bytes]:
+    from reviewtool.sources.files import read_raw_mails
+
+    return [r.data for r in read_raw_mails(NF / "nf-next-ipvs-cleanups-v3.mbox")]
+
+
+def test_a_maildir_is_read_only_for_its_new_files(tmp_path):
+    mails = _mails()
+    md = _maildir(tmp_path / "md", mails[:-1])
+    g = guard(tmp_path)
+    first, _ = index(g, md, scratch=tmp_path)
+    assert first.files_read == len(mails) - 1
+    again, _ = index(g, md, scratch=tmp_path)
+    assert (again.files_read, again.files_kept) == (0, len(mails) - 1) and again.heads == first.heads
+    (md / "new" / "1800000000.M9P1.host").write_bytes(mails[-1])  # delivered
+    grown, _ = index(g, md, scratch=tmp_path)
+    assert (grown.files_read, grown.files_kept) == (1, len(mails) - 1)
+    assert grown.heads == full(md, scratch=tmp_path)
+    flagged = sorted((md / "cur").iterdir())[0]
+    flagged.rename(flagged.with_name(flagged.name.replace(":2,S", ":2,RS")))  # a mail client's flag change
+    renamed, _ = index(g, md, scratch=tmp_path)
+    assert (renamed.files_read, renamed.files_kept) == (1, len(mails) - 1)
+    assert renamed.heads == full(md, scratch=tmp_path)
+    assert len(g.store.files(os.path.realpath(md))) == len(mails)  # the old name's row is gone
+
+
+def test_a_rewritten_mail_file_is_read_again(tmp_path):
+    mails = _mails()
+    md = _maildir(tmp_path / "md", mails)
+    g = guard(tmp_path)
+    index(g, md, scratch=tmp_path)
+    victim = sorted((md / "cur").iterdir())[2]
+    victim.write_bytes(victim.read_bytes().replace(b"Subject: ", b"Subject: Re: ", 1))
+    after, _ = index(g, md, scratch=tmp_path)
+    assert after.files_read == 1 and after.heads == full(md, scratch=tmp_path)
+
+
+def test_a_file_that_is_not_mail_is_remembered_and_still_named(tmp_path):
+    md = _maildir(tmp_path / "md", _mails()[:2])
+    (md / "cur" / "1600000000.junk:2,").write_bytes(b"\x00\x01 binary \x00" * 50)
+    g = guard(tmp_path)
+    _, skipped = index(g, md, scratch=tmp_path)
+    again, skipped_again = index(g, md, scratch=tmp_path)
+    assert skipped == skipped_again and len(skipped) == 1 and "binary" in skipped[0]
+    assert again.files_read == 0
+
+
+def test_gzip_and_files_indexed_by_other_code_are_read_whole(tmp_path):
+    import gzip
+    import json
+
+    data = archive_bytes()
+    gz = tmp_path / "archive.mbox.gz"
+    gz.write_bytes(gzip.compress(data))
+    g = guard(tmp_path)
+    for _ in range(2):
+        out, _ = index(g, gz, scratch=tmp_path)
+        assert out.files_read == 1 and len(out.heads) == len(full(gz, scratch=tmp_path))
+    box = tmp_path / "a.mbox"
+    box.write_bytes(data)
+    index(g, box, scratch=tmp_path)
+    ((path, (state, heads)),) = g.store.files(os.path.realpath(box)).items()
+    g.store.save_files(os.path.realpath(box), [(path, json.dumps({**json.loads(state), "code": "another build"}),
+                                               heads)])
+    out, _ = index(g, box, scratch=tmp_path)  # another build's reading may differ: not trusted
+    assert out.files_read == 1 and out.heads == full(box, scratch=tmp_path)
+
+
+def test_the_code_digest_covers_rules_and_profiles_but_not_bytecode(tmp_path):
+    import reviewtool
+    from reviewtool.triage.store_keys import package_digest
+
+    copy = tmp_path / "reviewtool"
+    shutil.copytree(Path(reviewtool.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    base = package_digest(copy)
+    (copy / "rules" / "__pycache__").mkdir(exist_ok=True)
+    (copy / "rules" / "__pycache__" / "signoff.cpython-311.pyc").write_bytes(b"compiled")
+    assert package_digest(copy) == base
+    for changed in (copy / "rules" / "signoff.py", copy / "profiles" / "netdev.toml"):
+        original = changed.read_bytes()
+        changed.write_bytes(original + b"\n# changed on another branch\n")
+        assert package_digest(copy) != base, changed
+        changed.write_bytes(original)
+    assert package_digest(copy) == base
+
+
+@pytest.mark.parametrize("name", ["nf-next-ipvs-cleanups-v1.mbox", "nf-vrf-conntrack-dflt-qdisc.mbox"])
+def test_the_cli_reads_a_maildir_once(tmp_path, cli, name):
+    from reviewtool.sources.files import read_raw_mails
+
+    md = _maildir(tmp_path / "md", [r.data for r in read_raw_mails(NF / name)])
+    store = tmp_path / "store.sqlite"
+    args = ("triage", md, "--format", "json", "--now", "2024-01-01", "--store-info")
+    first = cli(*args, "--store", store)
+    second = cli(*args, "--store", store)
+    triaged = first.json["totals"]["series"] + first.json["totals"]["skipped"]
+    assert f"{triaged} series reused, 0 reviewed" in second.err and "0 read whole" in second.err
+    assert first.out == second.out == cli("triage", md, "--format", "json", "--now", "2024-01-01", "--no-store").out
+
+
+def test_the_digest_is_of_the_bytes_the_index_was_read_from(tmp_path):
+    import hashlib
+
+    from reviewtool.triage.store_mbox import scan_grown, scan_whole
+
+    data = archive_bytes()
+    box = tmp_path / "archive.mbox"
+    box.write_bytes(data[: len(data) // 3])
+    first = scan_whole(box, str(box))
+    assert first.state["end"] == len(data) // 3
+    assert first.state["digest"] == hashlib.sha256(data[: len(data) // 3]).hexdigest()
+    box.write_bytes(data)
+    grown = scan_grown(box, str(box), first.state, first.heads)
+    assert grown.state == {"kind": "mbox", "end": len(data), "digest": hashlib.sha256(data).hexdigest()}
+    assert grown.heads[0].ref.offset == first.heads[-1].ref.offset  # the last mail is read again, whole
+    box.write_bytes(data[:100] + b"X" + data[101:])  # one byte of the old part changed
+    assert scan_grown(box, str(box), grown.state, grown.heads) is None
+
+
+def test_an_archive_named_from_another_directory_is_the_same_archive(tmp_path, monkeypatch):
+    data = archive_bytes()
+    (tmp_path / "mail").mkdir()
+    box = tmp_path / "mail" / "archive.mbox"
+    box.write_bytes(data)
+    g = guard(tmp_path)
+    first, _ = index(g, box, scratch=tmp_path)
+    monkeypatch.chdir(tmp_path / "mail")
+    again, _ = index(g, Path("archive.mbox"), scratch=tmp_path)
+    assert (again.files_resumed, again.files_read) == (1, 0)
+    assert again.heads == full(Path("archive.mbox"), scratch=tmp_path) and again.heads != first.heads  # their paths
+
+
+def test_an_unchanged_mbox_leaves_its_row_alone(tmp_path):
+    """A warm run writes nothing for it (rewriting a 10,000-series index costs half a second)."""
+    import sqlite3
+    from contextlib import closing
+
+    box = tmp_path / "archive.mbox"
+    box.write_bytes(archive_bytes())
+    g = guard(tmp_path)
+    index(g, box, scratch=tmp_path)
+
+    def rowid():
+        with closing(sqlite3.connect(tmp_path / "store.sqlite")) as db:
+            return db.execute("SELECT rowid FROM files").fetchall()
+
+    before = rowid()
+    again, _ = index(g, box, scratch=tmp_path)
+    assert again.files_resumed == 1 and rowid() == before
+    with open(box, "ab") as fh:
+        fh.write(b"\n" + archive_bytes()[:3000])
+    index(g, box, scratch=tmp_path)
+    assert rowid() != before  # grown: written again
