@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ..model.series import Patch, Series, is_pull_request
-from .classify_kind import kind_of, not_needed
+from .classify_kind import DECISIVE, kind_of, not_needed
 from .classify_signals import FixesTag, Signal, cleanup_words, fixes_tags, is_stable_backport
 from .classify_words import cover_cleanups, says_development_only
 from .profiles import Profile, TreeSpec
@@ -77,7 +77,7 @@ class Classification:
 
 
 def _route_fix(pc: dict[str, Any], facts: list[TargetFacts | None], fixes: TreeSpec | None,
-               dev: TreeSpec | None, declared: TreeSpec | None) -> bool:
+               dev: TreeSpec | None) -> bool:
     """Route a fix with Fixes tags by what the repository says of its targets; False when it cannot."""
     known = [f for f in facts if f is not None and f.found and f.in_fixes_tree is not None]
     if known and len(known) == len(facts) and fixes and dev:
@@ -99,9 +99,10 @@ def _doubt(pc: dict[str, Any], why: str, tree: str, settle: str, evidence) -> No
 
 
 def _fix_for_development(pc: dict[str, Any], p: Patch, series: Series, fixes: TreeSpec, dev: TreeSpec,
-                         checked: bool) -> None:
+                         quiet: bool) -> None:
     """A fix sent to the development tree: keep it there, and say what decides whether it belongs in
-    the fixes tree, unless the author already said the bug is only in the development tree."""
+    the fixes tree, unless the author already said the bug is only in the development tree.
+    `quiet`: no doubt (the repository was asked, or a maintainer's pull request chose the tree)."""
     texts = [p.message, p.notes] + ([series.cover.message, series.cover.notes] if series.cover else [])
     said = says_development_only(texts, fixes.name, dev.name)
     if said:
@@ -109,8 +110,8 @@ def _fix_for_development(pc: dict[str, Any], p: Patch, series: Series, fixes: Tr
         return
     if pc["fixes"]:
         pc["reasons"].append(f"whether the Fixes target is already in {fixes.name} was not checked")
-        if checked:
-            return  # the repository was asked and could not tell: fixes-target-* rules say why
+        if quiet:
+            return
         _doubt(pc, f"it carries {pc['fixes'][0].line}", fixes.name,
                f"If the commit it fixes is in {fixes.name} (released code), send it as [PATCH {fixes.name}] so the "
                f"fix reaches the current release and stable; if that commit is only in {dev.name}, {dev.name} is "
@@ -118,6 +119,8 @@ def _fix_for_development(pc: dict[str, Any], p: Patch, series: Series, fixes: Tr
                [t.line for t in pc["fixes"]])
     else:
         pc["reasons"].append(f"without a Fixes tag, whether the bug is already in {fixes.name} is unknown")
+        if quiet:
+            return
         _doubt(pc, f"it reads as a fix ({pc['reasons'][0]}) and has no Fixes tag", fixes.name,
                f"If the bug is in released code, add its Fixes tag and send it as [PATCH {fixes.name}]; if the bug "
                f"came with work that is only in {dev.name}, {dev.name} is right (say so below `---`).",
@@ -142,28 +145,27 @@ def classify_series(series: Series, profile: Profile,
     draft: list[dict[str, Any]] = []
     for p in series.patches:
         own = profile.declared_tree(p.subject.tags) or declared
-        k = kind_of(p, profile, limit)
+        tags = fixes_tags(p)
+        k = kind_of(p, tags, profile, limit)
         pc = {"counter": p.counter, "kind": k.kind, "reasons": k.reasons, "evidence": k.evidence, "declared": own,
-              "fixes": fixes_tags(p), "lines": p.diff.insertions + p.diff.deletions, "tree": None, "certain": False,
-              "basis": k.basis, "cosmetic": k.cosmetic, "not_needed": not_needed(p, cover_says.get(p.counter)),
+              "fixes": tags, "lines": p.diff.insertions + p.diff.deletions, "tree": None, "certain": False,
+              "basis": k.basis, "cosmetic": k.cosmetic, "not_needed": not_needed(p, tags, cover_says.get(p.counter)),
               "doubt": None, "doubt_tree": None, "settle": None, "doubt_evidence": (), "travels_with": ()}
-        if k.kind == "development" and not k.strong and cover_cleanup:
+        if k.kind == "development" and not k.decisive and cover_cleanup:
             pc.update(basis="cleanup", reasons=["the cover letter calls the series clean-ups"] + k.reasons[:1])
         draft.append(pc)
     untagged = profile.tree(profile.settings.get("untagged_tree")) if applies else None
+    pull = is_pull_request(series)  # a maintainer's pull request: its sender chose the tree, no doubts
     for pc, p in zip(draft, series.patches):
         if pc["declared"] is None and untagged is not None and pc["kind"] in ("fix", "development"):
             pc.update(tree=untagged.name, certain=False)
             pc["reasons"].append(f"untagged {profile.name} patches go to {untagged.name}")
             continue
-        _route(pc, p, series, fixes, dev, targets)
+        _route(pc, p, series, fixes, dev, targets, pull)
     _companions(draft, fixes)
     _tests_and_docs(draft, fixes, dev)
-    pull = is_pull_request(series)  # a maintainer's pull request: its sender chose the tree
-    for pc, p in zip(draft, series.patches):
-        _doubts_in_fixes_tree(pc, p, draft, fixes, dev)
-        if pull:
-            pc.update(doubt=None, doubt_tree=None, settle=None, doubt_evidence=())
+    for pc in draft if not pull else ():
+        _doubts_in_fixes_tree(pc, draft, fixes, dev)
     out = tuple(PatchClass(counter=pc["counter"], kind=pc["kind"], reasons=tuple(pc["reasons"]), tree=pc["tree"],
                            certain=pc["certain"], declared=pc["declared"].name if pc["declared"] else None,
                            summary=", ".join(pc["reasons"][:3]), evidence=tuple(pc["evidence"]),
@@ -175,26 +177,24 @@ def classify_series(series: Series, profile: Profile,
 
 
 def _route(pc: dict[str, Any], p: Patch, series: Series, fixes: TreeSpec | None, dev: TreeSpec | None,
-           targets: Mapping[str, TargetFacts] | None) -> None:
+           targets: Mapping[str, TargetFacts] | None, pull: bool) -> None:
     own = pc["declared"]
     if pc["kind"] == "fix":
         if pc["fixes"]:
             facts = [targets.get(t.sha) if targets is not None and t.sha else None for t in pc["fixes"]]
-            if _route_fix(pc, facts, fixes, dev, own):
+            if _route_fix(pc, facts, fixes, dev):
                 return
-        if own is not None and own.kind == "development" and fixes and dev and pc["not_needed"] is None:
-            pc.update(tree=own.name, certain=False)
-            _fix_for_development(pc, p, series, fixes, dev, targets is not None and bool(pc["fixes"]))
-            return
         if own is not None and own.kind == "development":
             pc.update(tree=own.name, certain=False)
+            if fixes and dev and pc["not_needed"] is None:  # a Fixes tag naming no bug is fixes-not-needed's
+                _fix_for_development(pc, p, series, fixes, dev, pull or (targets is not None and bool(pc["fixes"])))
             return
         if own is None and pc["not_needed"] is not None:  # untagged, and its Fixes tag names no bug
             pc.update(tree=dev.name if dev else None, certain=False)
             return
         pc.update(tree=fixes.name if fixes else None, certain=own is not None and own.kind == "fixes")
     elif pc["kind"] == "development":
-        pc.update(tree=dev.name if dev else None, certain=pc["basis"] in ("diff", "cleanup", "size") and dev is not None)
+        pc.update(tree=dev.name if dev else None, certain=pc["basis"] in DECISIVE and dev is not None)
 
 
 def _companions(draft: list[dict[str, Any]], fixes: TreeSpec | None) -> None:
@@ -230,7 +230,7 @@ def _tests_and_docs(draft: list[dict[str, Any]], fixes: TreeSpec | None, dev: Tr
                           pc["declared"].name if pc["declared"] else dev.name if dev else None)
 
 
-def _doubts_in_fixes_tree(pc: dict[str, Any], p: Patch, draft: list[dict[str, Any]], fixes: TreeSpec | None,
+def _doubts_in_fixes_tree(pc: dict[str, Any], draft: list[dict[str, Any]], fixes: TreeSpec | None,
                           dev: TreeSpec | None) -> None:
     """A patch for the fixes tree that may be development material, on evidence the mail gives but
     cannot prove: it says no user can hit the bug, or it only rewords documentation."""

@@ -1,9 +1,9 @@
 """One patch on its own: is it a fix, development work, a test or documentation, and on what basis?
 
-`kind_of(patch, profile, limit)` weighs the signals of classify_signals.py and classify_words.py in
+`kind_of(patch, tags, profile, limit)` weighs the signals of classify_signals.py and classify_words.py in
 a fixed order. The basis says how strong the verdict is: what the diff adds ("diff") or a clean-up
 ("cleanup") may contradict the tree the author chose; a subject verb, a size or nothing at all may
-not. `not_needed(...)` is the evidence that a Fixes-tagged patch fixes no bug.
+not (DECISIVE). `not_needed(...)` is the evidence that a Fixes-tagged patch fixes no bug.
 """
 
 from __future__ import annotations
@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..model.series import Patch
-from .classify_signals import (Signal, cleanup_words, dev_verb, diff_signals, fix_words, fixes_tags, reverted_commit,
+from .classify_signals import (FixesTag, Signal, cleanup_words, dev_verb, diff_signals, fix_words, reverted_commit,
                                summarize, test_infra_signals)
 from .classify_words import (bug_in_description, comment_only, cosmetic, dead_code_removal, no_bug_said)
 from .profiles import Profile
 
-# What a kind rests on; the first three are strong enough to tell the author the tree is wrong.
-STRONG_BASES = ("diff", "cleanup", "history")
+# What a development kind may rest on to tell the author the tree is wrong: what the diff adds, a
+# clean-up, a size past the profile's fix_size_limit.
+DECISIVE = ("diff", "cleanup", "size")
 
 
 @dataclass
@@ -29,8 +30,8 @@ class Kind:
     cosmetic: Signal | None = None  # a docs change that only corrects wording
 
     @property
-    def strong(self) -> bool:
-        return self.basis in STRONG_BASES
+    def decisive(self) -> bool:
+        return self.basis in DECISIVE
 
 
 def _lines_text(n: int) -> str:
@@ -43,19 +44,17 @@ def _development(signals: list[Signal], lines: int, basis: str) -> Kind:
 
 
 def _cleanup(patch: Patch) -> Signal | None:
-    """A clean-up by its subject, its diff or its own words."""
+    """A clean-up by its diff, its subject or its own words (cosmetic subjects are asked first)."""
     if comment_only(patch):
         return Signal("comment-only", "the diff only changes comments", patch.subject.raw)
-    return (cosmetic(patch) or dead_code_removal(patch) or cleanup_words(patch)
-            or (no_bug_said(patch) if not fix_words(patch) else None))
+    return dead_code_removal(patch) or cleanup_words(patch) or no_bug_said(patch)
 
 
-def kind_of(patch: Patch, profile: Profile, limit: int) -> Kind:
-    """The kind of one patch and what it rests on (see the module docstring)."""
+def kind_of(patch: Patch, tags: tuple[FixesTag, ...], profile: Profile, limit: int) -> Kind:
+    """The kind of one patch (`tags`: its Fixes tags) and what it rests on (see the module docstring)."""
     files = patch.diff.files
     lines = patch.diff.insertions + patch.diff.deletions
     is_test, is_docs = profile.is_test_path, profile.is_docs_path
-    tags = fixes_tags(patch)
     fixes_reason = [t.line + (" (given in a reply)" if t.from_reply else "") for t in tags]
     if files and all(is_test(f.path) or is_docs(f.path) for f in files) and any(is_test(f.path) for f in files):
         infra = [] if tags else test_infra_signals(patch, is_test=is_test)
@@ -102,10 +101,10 @@ def kind_of(patch: Patch, profile: Profile, limit: int) -> Kind:
     return Kind("development", "default", ["no Fixes tag", "nothing in the subject or message describes a bug"])
 
 
-def not_needed(patch: Patch, cover_says: Signal | None) -> Signal | None:
-    """Evidence that a patch carrying Fixes fixes no bug: its diff only touches comments or removes
-    unused code, its words call it a clean-up or unreachable, or the cover letter does."""
-    if not fixes_tags(patch):
+def not_needed(patch: Patch, tags: tuple[FixesTag, ...], cover_says: Signal | None) -> Signal | None:
+    """Evidence that a patch carrying Fixes (`tags`) fixes no bug: its diff only touches comments or
+    removes unused code, its words call it a clean-up or unreachable, or the cover letter does."""
+    if not tags:
         return None
     if comment_only(patch):
         return Signal("comment-only", "the diff only changes comments", patch.subject.raw)

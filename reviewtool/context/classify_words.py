@@ -13,9 +13,29 @@ import re
 
 from ..model.series import Patch
 from .classify_signals import Signal, description
+from .regexlit import required_any
+
+class _Phrases:
+    """Phrases (regexes, any case) looked for sentence by sentence; each is tried only when the text
+    holds a literal every match of it needs (context/regexlit.py), so most never run."""
+
+    def __init__(self, patterns: tuple[str, ...]):
+        self.patterns = [(re.compile(p, re.I), required_any(p, re.I)) for p in patterns]
+
+    def first(self, sentences: list[str]) -> tuple[str, str] | None:
+        """(words, sentence) of the first match not negated just before it ("not a theoretical ...")."""
+        text = " ".join(sentences).lower()
+        live = [rx for rx, req in self.patterns if req is None or any(t in text for t in req[0])]
+        for sentence in sentences if live else ():
+            for rx in live:
+                for m in rx.finditer(sentence):
+                    if not _NEGATED_RE.search(sentence[: m.start()]):
+                        return m.group(0), sentence
+        return None
+
 
 # A bug described in prose ("this causes a crash", "the PTB isn't sent", "is backwards").
-_BUG_RES = tuple(re.compile(p, re.I) for p in (
+_BUG_RE = _Phrases((
     r"\b(?:this|it|which|that|so)\s+(?:\w+\s+){0,2}?(?:causes?|caused|leads?\s+to|led\s+to|results?\s+in|resulted\s+in|"
     r"creates?|created|triggers?|triggered)\s+(?:\w+\s+){0,4}?(?:issues?|problems?|crash\w*|leaks?|hangs?|"
     r"deadlocks?|panics?|oops\w*|corruption|failures?|splats?|use[- ]after[- ]free|out[- ]of[- ]bounds|"
@@ -36,7 +56,7 @@ _BUG_RES = tuple(re.compile(p, re.I) for p in (
     r"\buninitiali[sz]ed\s+(?:variable|memory|value|field|data)\b", r"\b(?:stack|buffer)\s+overflow\b",
 ))
 # The author says it fixes nothing a user can hit.
-_NO_BUG_RES = tuple(re.compile(p, re.I) for p in (
+_NO_BUG_RE = _Phrases((
     r"\bno\s+(?:in-tree\s+|existing\s+|current\s+)?(?:callers?|users?)\s+(?:will|can|could|would|does|do|currently)\b",
     r"\b(?:can\s*not|cannot|can't|could\s+not|couldn't|will\s+never|would\s+never|should\s+never)\s+"
     r"(?:actually\s+)?(?:happen|occur|be\s+(?:hit|triggered|reached))\b",
@@ -71,6 +91,9 @@ _CLEANUP_WORDS_RE = re.compile(r"\b(clean[- ]?ups?|clean\s+up|refactor\w*|cosmet
 _FIX_WORDS_RE = re.compile(r"\b(fix\w*|bug|leak|crash\w*|regression|oops|panic)\b", re.I)
 
 
+_INBODY_HEADER_RE = re.compile(r"^(From|Subject|Date):\s")
+
+
 def prose(patch: Patch) -> list[str]:
     """The description's own lines: no trailers, quotes, indented output or in-body headers."""
     trailer_lines = {t.lineno for t in patch.trailers}
@@ -78,7 +101,7 @@ def prose(patch: Patch) -> list[str]:
     for n, line in enumerate(patch.message_lines, 1):
         if n in trailer_lines or not line.strip() or line[:1] in (" ", "\t", ">"):
             continue
-        if re.match(r"^(From|Subject|Date):\s", line):
+        if _INBODY_HEADER_RE.match(line):
             continue
         out.append(line.strip())
     return out
@@ -90,18 +113,9 @@ def _sentences(lines: list[str]) -> list[str]:
     return [s.strip() for s in re.split(r"(?<=[.!?])\s+(?=[A-Z`'\"(])", text) if s.strip()]
 
 
-def _first(res, sentences: list[str]) -> tuple[str, str] | None:
-    for sentence in sentences:
-        for rx in res:
-            m = rx.search(sentence)
-            if m and not _NEGATED_RE.search(sentence[: m.start()]):
-                return m.group(0), sentence
-    return None
-
-
 def bug_in_description(patch: Patch) -> Signal | None:
     """The message describes a bug ("this creates issues such as ...", "is backwards")."""
-    found = _first(_BUG_RES, _sentences(prose(patch)))
+    found = _BUG_RE.first(_sentences(prose(patch)))
     if found is None:
         return None
     words, sentence = found
@@ -110,7 +124,7 @@ def bug_in_description(patch: Patch) -> Signal | None:
 
 def no_bug_said(patch: Patch) -> Signal | None:
     """The message (or the notes below ---) says the change fixes nothing users can hit."""
-    found = _first(_NO_BUG_RES, _sentences(prose(patch)) + _sentences(patch.notes.splitlines()))
+    found = _NO_BUG_RE.first(_sentences(prose(patch)) + _sentences(patch.notes.splitlines()))
     if found is None:
         return None
     words, sentence = found

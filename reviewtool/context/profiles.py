@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..errors import ConfigError
+from ..textdist import edit_distance
 
 TREE_KINDS = ("fixes", "development")
 DEFAULT_TEST_PATHS = ("tools/testing/selftests/",)  # the kernel's layout, when a profile names none
@@ -79,18 +80,6 @@ class TreeReading:
     how: str
 
 
-def _osa_distance(a: str, b: str) -> int:
-    """Edits (insert, delete, substitute, swap two neighbours) that turn a into b."""
-    d = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
-    for i in range(1, len(a) + 1):
-        for j in range(1, len(b) + 1):
-            cost = a[i - 1] != b[j - 1]
-            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
-    return d[-1][-1]
-
-
 _MIN_SPELLING_LEN = 5  # `net` and `bpf` are too short to guess a misspelling of
 
 
@@ -142,7 +131,7 @@ class Profile:
             alias = self.tree(self.tree_aliases.get(low))
             if alias is not None:
                 return TreeReading(alias, tag, "alias")
-            near = [t for t in self.trees if len(t.name) >= _MIN_SPELLING_LEN and _osa_distance(low, t.name) == 1]
+            near = [t for t in self.trees if len(t.name) >= _MIN_SPELLING_LEN and edit_distance(low, t.name) == 1]
             if len(near) == 1:
                 return TreeReading(near[0], tag, "spelling")
         return None
@@ -387,7 +376,8 @@ def select_profile(profiles: dict[str, Profile], *, name: str | None, tags: Iter
         return profiles[default[0]], f"repository default ({default[1]})"
     # A subsystem's list says more than LKML, which is Cc'd on nearly everything: the first
     # address (To before Cc) that a profile with trees claims wins over an earlier LKML.
-    claimed = [(addr, p) for addr in _addresses(recipients) for p in profiles.values() if addr in p.lists]
-    for addr, p in sorted(claimed, key=lambda c: not c[1].trees):
-        return p, f"sent to {addr}"
+    claimed = sorted(((addr, p) for addr in _addresses(recipients) for p in profiles.values() if addr in p.lists),
+                     key=lambda c: not c[1].trees)
+    if claimed:
+        return claimed[0][1], f"sent to {claimed[0][0]}"
     return profiles["generic"], "no tree tag or known list: generic rules"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ..model.series import Patch, Person, Series, is_pull_request  # noqa: F401 (rules import it from here)
+from ..textdist import edit_distance  # noqa: F401 (rules import it from here)
 
 
 def patch_label(series: Series, counter: int | None) -> str:
@@ -23,17 +24,6 @@ def declared_ref(series: Series, ctx):
 
 def counters_text(counters) -> str:
     return ", ".join(str(c) for c in counters)
-
-
-def edit_distance(a: str, b: str) -> int:
-    a, b = a.lower(), b.lower()
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        prev = cur
-    return prev[-1]
 
 
 def same_person(a: Person | None, b: Person | None) -> bool:
