@@ -45,7 +45,7 @@ def _step(f: Finding) -> str:
 def _is_doubt(f: Finding, classification: Classification | None) -> bool:
     """A tree-mismatch finding that keeps the author's tree (see context/classify.py `doubt`)."""
     pc = classification.of(f.patch) if classification is not None and f.patch is not None else None
-    return pc is not None and pc.doubt is not None and pc.tree == pc.declared
+    return pc is not None and pc.doubtful
 
 
 def series_verdict(series: Series, findings: Iterable[Finding],

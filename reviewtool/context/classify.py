@@ -60,6 +60,11 @@ class PatchClass:
     not_needed: Signal | None = None  # evidence that its Fixes tag names no bug (fixes-not-needed)
     travels_with: tuple[int, ...] = ()  # the fixes this non-fix patch accompanies in a fixes-tree series
 
+    @property
+    def doubtful(self) -> bool:
+        """A doubt about the tree that keeps the author's choice (tree-mismatch warns, nothing moves)."""
+        return self.doubt is not None and self.tree == self.declared
+
 
 @dataclass(frozen=True)
 class Classification:

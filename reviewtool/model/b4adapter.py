@@ -107,10 +107,10 @@ def _strip_quotes(body: str) -> str:
     return "\n".join(l for l in body.replace("\r", "").split("\n") if not l.startswith(">"))
 
 
-def _earlier_replies(lmbx, mails: dict[str, int], summaries: dict[str, int]) -> tuple[Reply, ...]:
+def _earlier_replies(lmbx, summaries: dict[str, int]) -> tuple[Reply, ...]:
     """Replies whose parent the input lacks, answering a posting of one of the series' patches
     (matched by the summary of their `Re:` subject); see Series.earlier_replies."""
-    known = set(mails) | set(lmbx.msgid_map) | {f.msgid for f in lmbx.followups}
+    known = set(lmbx.msgid_map) | {f.msgid for f in lmbx.followups}
     out = []
     for f in lmbx.followups:
         parent = f.in_reply_to or (f.references[-1] if f.references else None)
@@ -258,11 +258,10 @@ def _series_for(msgs: list[EmailMessage], revision: int, source: str, *,
     patches = tuple(sorted((_patch(p, subjects) for p in patches_lmsg), key=lambda p: p.counter))
     mails = {p.msgid: p.counter for p in ((cover,) if cover else ()) + patches}
     summaries = {normalized_summary(p.subject): p.counter for p in ((cover,) if cover else ()) + patches}
-    earlier_replies = _earlier_replies(lmbx, mails, summaries)
-    return make_series(earlier_replies=earlier_replies,revision=revision, expected=expected, cover=cover, patches=patches,
+    return make_series(revision=revision, expected=expected, cover=cover, patches=patches,
                        duplicates=duplicate_counters(msgs, revision), source=source, replies=_replies(lmbx, mails),
                        trailer_mismatches=tuple(sorted(lser.trailer_mismatches)) if lser is not None else (),
-                       reposts=reposts, notes=tuple(skipped))
+                       reposts=reposts, notes=tuple(skipped), earlier_replies=_earlier_replies(lmbx, summaries))
 
 
 def _unusable_series(msgs: list[EmailMessage], revision: int, source: str) -> Series | None:

@@ -183,16 +183,10 @@ def trailers_not_carried(series, ctx):
         changed = bool(old.patch_id and new.patch_id and old.patch_id != new.patch_id)
         seen: set[tuple[str, str]] = set()  # one note per tag and person, however often it was given
         for t, where in _given(prev, old.counter, new.date):
-            key = (t.key, (t.person.email or t.person.name).lower())
-            if key in seen or same_person(t.person, new.author) or _carried(t.person, (new,)) \
-                    or _explained(t.person, [new.notes] + cover_texts):
-                continue
-            seen.add(key)
-            yield Hit(f"{t.name} from {t.person} given on v{prev.revision} is missing from v{series.revision}"
-                      + (" (the patch changed since)" if changed else ""), patch=new.counter,
-                      evidence=(t.line, where),
-                      advice=f"Add `{t.name}: {t.person}` to the patch, or say below `---` why it was dropped "
-                             "(e.g. the patch changed substantially since it was given).")
+            if _not_carried(t, new, cover_texts, seen):
+                yield Hit(f"{t.name} from {t.person} given on v{prev.revision} is missing from v{series.revision}"
+                          + (" (the patch changed since)" if changed else ""), patch=new.counter,
+                          evidence=(t.line, where), advice=_add_advice(t))
     # Tags given to the whole series on the previous cover letter.
     if prev.cover is not None and series.cover is not None and series.cover.msgid != prev.cover.msgid:
         seen = set()
@@ -207,25 +201,37 @@ def trailers_not_carried(series, ctx):
                              "letter why it was dropped.")
 
 
+def _not_carried(t: Trailer, new: Patch, cover_texts: list[str], seen: set) -> bool:
+    """`t`, given on another posting, is neither on `new` nor explained there (nor the author's
+    own, nor reported already: `seen` collects one key per tag and person)."""
+    key = (t.key, (t.person.email or t.person.name).lower())
+    if key in seen or same_person(t.person, new.author) or _carried(t.person, (new,)) \
+            or _explained(t.person, [new.notes] + cover_texts):
+        return False
+    seen.add(key)
+    return True
+
+
+def _add_advice(t: Trailer) -> str:
+    return (f"Add `{t.name}: {t.person}` to the patch, or say below `---` why it was dropped "
+            "(e.g. the patch changed substantially since it was given).")
+
+
 def _dropped_from_absent_postings(series: Series, cover_texts: list[str]):
     """Review tags given in replies to other postings of these patches that the input lacks (a
     reviewer's answer to v2 2/2 beside v3 2/2, or to a first copy of a v2 posted twice), not carried
     into this posting. One given after this posting went out is for the next version to carry: b4
     does not collect it from the other posting."""
-    seen: set[tuple[int, str, str]] = set()
+    seen: dict[int, set] = {}
     for r in series.earlier_replies:
         new = series.patch(r.counter)
         if new is None or r.in_reply_to == new.msgid:
             continue
         later = bool(new.date and r.date and r.date > new.date)
         for t in r.trailers:
-            if t.key not in REVIEW_TRAILERS or not t.person or not same_person(t.person, r.author):
+            if t.key not in REVIEW_TRAILERS or not t.person or not same_person(t.person, r.author) \
+                    or not _not_carried(t, new, cover_texts, seen.setdefault(new.counter, set())):
                 continue
-            key = (new.counter, t.key, (t.person.email or t.person.name).lower())
-            if key in seen or same_person(t.person, new.author) or _carried(t.person, (new,)) \
-                    or _explained(t.person, [new.notes] + cover_texts):
-                continue
-            seen.add(key)
             label = f"{patch_label(series, new.counter)} of v{series.revision}"
             yield Hit(f"{t.name} from {t.person} given on another posting of {label} "
                       + ("(after this one was sent) is not on it" if later else "is missing from it"),
@@ -234,8 +240,7 @@ def _dropped_from_absent_postings(series: Series, cover_texts: list[str]):
                                         "not in the input)"),
                       advice=(f"Carry `{t.name}: {t.person}` into the next version (b4 does not collect it from the "
                               "other posting; a maintainer applying this one adds it by hand)." if later else
-                              f"Add `{t.name}: {t.person}` to the patch, or say below `---` why it was dropped "
-                              "(e.g. the patch changed substantially since it was given)."))
+                              _add_advice(t)))
 
 
 def _diff_signature(p: Patch) -> tuple:

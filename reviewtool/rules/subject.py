@@ -71,9 +71,8 @@ def _tree_problem(p: Patch, ctx) -> _Problem | None:
     reading = ctx.profile.read_tree(p.subject.tags)
     if reading is None or reading.how == "exact":
         return None
-    why = {"case": "tree names are written in lower case",
-           "alias": f"'{reading.written}' is not a {ctx.profile.name} tree name",
-           "spelling": f"'{reading.written}' is not a {ctx.profile.name} tree name"}[reading.how]
+    why = ("tree names are written in lower case" if reading.how == "case"
+           else f"'{reading.written}' is not a {ctx.profile.name} tree name")
     return _Problem("tree", p.counter, f"the tree tag '{reading.written}' reads as {reading.spec.name}, but {why}",
                     (p.subject.raw,), f"Write `[PATCH {reading.spec.name} ...]`: patchwork and the CI match tree "
                                       "names exactly, and guess (or skip the series) otherwise.")

@@ -99,7 +99,7 @@ def tree_mismatch(series, ctx):
         if declared is None or pc.tree is None:
             continue
         label = patch_label(series, pc.counter)
-        if pc.doubt and pc.tree == declared.name:
+        if pc.doubtful:
             yield Hit(f"{label} is for {declared.name}, but {pc.doubt}: it may be {pc.doubt_tree} material",
                       patch=pc.counter, evidence=(series.patch(pc.counter).subject.raw,) + pc.doubt_evidence,
                       advice=pc.settle or "")
