@@ -5,8 +5,10 @@ hand-built netdev-style threads)."""
 from __future__ import annotations
 
 import gzip
+import os
 import shutil
 import subprocess
+import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -238,3 +240,45 @@ def test_the_whole_corpus_as_one_archive(cli):
     statuses = {"ready", "needs-review", "needs-revision", "wrong-tree", "incomplete", "stale", "superseded"}
     assert {i["status"] for i in report["series"]} <= statuses
     assert sum(report["counts"].values()) == len(report["series"])
+
+
+_GROUPING = """
+import sys, tempfile
+from pathlib import Path
+from reviewtool.sources.index import index_inputs
+from reviewtool.triage.group import group_archive
+g = group_archive(index_inputs([Path(sys.argv[1])], Path(tempfile.mkdtemp())))
+for s in g.series:
+    print(s.revision, s.msgid, [x.revision for x in s.superseded])
+"""
+
+
+def test_a_revision_two_families_claim_joins_the_latest_in_every_process(tmp_path):
+    """v3 keeps v1's cover letter and v2's first patch: both families claim it. It continues the
+    posting before it (v2), and that answer must not depend on the process's string hashing
+    (a set of identity keys walked in hash order made `--store` and `--no-store` runs, each its
+    own process, group the real mt76 chanctx revisions differently)."""
+    start = datetime(2026, 9, 1, 10, tzinfo=timezone.utc)
+
+    def posting(version, cover, first, domain, day):
+        mails = series_mails(2, tree="wireless-next", version=version, cover=cover is not None,
+                             subjects={1: first, 2: "wifi: foo: add widgets core"})
+        if cover is not None:
+            mails[0].subject = mails[0].subject.replace("foo: fix two things", cover)
+        return thread(*mails, start=start + timedelta(days=day), domain=domain)
+
+    archive = write(tmp_path, "\n".join([
+        posting(1, "wifi: foo: add widgets", "wifi: foo: prepare alpha", "v1.example", 0),
+        posting(2, None, "wifi: foo: prepare beta", "v2.example", 20),
+        posting(3, "wifi: foo: add widgets", "wifi: foo: prepare beta", "v3.example", 40)]))
+    answers = set()
+    for seed in range(8):
+        env = {**os.environ, "PYTHONHASHSEED": str(seed)}
+        out = subprocess.run([sys.executable, "-c", _GROUPING, str(archive)], capture_output=True, text=True,
+                             env=env, check=True).stdout
+        answers.add(out)
+    assert len(answers) == 1, answers
+    lines = answers.pop().splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("1 ") and "v1.example" in lines[0] and lines[0].endswith("[]")
+    assert lines[1].startswith("3 ") and "v3.example" in lines[1] and lines[1].endswith("[2]")

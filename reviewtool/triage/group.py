@@ -171,17 +171,27 @@ def _belongs(t: _Thread, fam: list[_Thread], strong: bool) -> bool:
     return any(s.resend for _, s in t.patches) or _same_patches(t, last)
 
 
+def _home(t: _Thread, keys: set[tuple[str, str]], owner: dict[tuple[str, str], int],
+          fams: list[list[_Thread]]) -> int | None:
+    """The family thread `t` continues: one its change-id names (proof), else one its summary and
+    sender name that takes it (_belongs). When several do (a v3 that kept v1's cover letter and
+    v2's first patch), the one posted to last: a new revision follows the latest posting. The
+    choice depends on the families alone, never on the order a set of keys is walked in (which
+    changes with each process's string hashing)."""
+    for strong in (True, False):
+        cands = {owner[k] for k in keys if k in owner and (k[0] == "change-id") == strong}
+        taken = [f for f in cands if _belongs(t, fams[f], strong)]
+        if taken:
+            return max(taken, key=lambda f: (max(x.newest_patch_date() for x in fams[f]), f))
+    return None
+
+
 def _families(threads: list[_Thread]) -> list[list[_Thread]]:
     fams: list[list[_Thread]] = []
     owner: dict[tuple[str, str], int] = {}  # identity key -> the family that used it last
     for t in sorted(threads, key=lambda t: (t.newest_patch_date(), t.first_patch().msgid)):
         keys = t.identity()
-        home = None
-        for k in sorted(keys, key=lambda k: k[0] != "change-id"):  # change-ids first: they are proof
-            f = owner.get(k)
-            if f is not None and _belongs(t, fams[f], strong=k[0] == "change-id"):
-                home = f
-                break
+        home = _home(t, keys, owner, fams)
         if home is None:
             home = len(fams)
             fams.append([])
