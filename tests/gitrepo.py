@@ -117,19 +117,24 @@ class GitRepo:
 
 def snapshot(path: Path) -> str:
     """A hash of everything a read-only command must leave alone: HEAD, every ref, the index,
-    the config, every other file in the git directory except objects, and the work tree."""
+    the config, every other file of the git directory and the work tree, and the name, size,
+    mode and modification time of every file and directory, objects included (git "freshens"
+    an object it is asked to write again by touching it: backup and build tools see that)."""
     path = Path(path)
     git_dir = path / ".git" if (path / ".git").exists() else path
     h = hashlib.sha256()
     for root, dirs, files in os.walk(path):
         dirs.sort()
         rel_root = Path(root).relative_to(path)
-        if Path(root) == git_dir / "objects" or git_dir / "objects" in Path(root).parents:
-            continue
+        st = os.lstat(root)
+        h.update(f"{rel_root}/\0{st.st_mode}\0{st.st_mtime_ns}\0".encode())
+        in_objects = Path(root) == git_dir / "objects" or git_dir / "objects" in Path(root).parents
         for name in sorted(files):
             p = Path(root) / name
-            h.update(str(rel_root / name).encode() + b"\0")
-            h.update(p.read_bytes() if not p.is_symlink() else os.readlink(p).encode())
+            st = os.lstat(p)
+            h.update(f"{rel_root / name}\0{st.st_size}\0{st.st_mode}\0{st.st_mtime_ns}\0".encode())
+            if not in_objects:
+                h.update(p.read_bytes() if not p.is_symlink() else os.readlink(p).encode())
     refs = subprocess.run(["git", "-C", str(path), "for-each-ref", "--format=%(refname) %(objectname)"],
                           capture_output=True, text=True).stdout
     head = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"], capture_output=True, text=True).stdout

@@ -115,10 +115,10 @@ def both(hist, base, diffs):
     real_read = apply_module._read_entries_for
     apply_module._read_entries_for = lambda *a: used.append(real_read(*a)) or used[-1]
     try:
-        sparse = apply_in_scratch(hist.scratch, base, diffs)
+        sparse = apply_in_scratch(hist.apply_scratch, base, diffs, source=hist)
     finally:
         apply_module._read_entries_for = real_read
-    full = apply_in_scratch(hist.scratch, base, diffs, sparse=False, at_once=False)  # the index of git am, a patch at a time
+    full = apply_in_scratch(hist.apply_scratch, base, diffs, sparse=False, at_once=False, source=hist)  # the index of git am, a patch at a time
     return sparse, full, used
 
 
@@ -190,12 +190,12 @@ def test_a_modifying_series_takes_one_git_apply(world, monkeypatch):
     one that creates a file a later patch names is applied patch by patch."""
     hist, base, real, _ = world
     calls = []
-    run = hist.scratch.run
-    monkeypatch.setattr(hist.scratch, "run", lambda args, **kw: (calls.append(args[:2]), run(args, **kw))[1])
-    assert apply_in_scratch(hist.scratch, base, real["series: three edits, one file"]).applied
+    run = hist.apply_scratch.run
+    monkeypatch.setattr(hist.apply_scratch, "run", lambda args, **kw: (calls.append(args[:2]), run(args, **kw))[1])
+    assert apply_in_scratch(hist.apply_scratch, base, real["series: three edits, one file"], source=hist).applied
     assert calls.count(["apply", "--cached"]) == 1
     calls.clear()
-    assert apply_in_scratch(hist.scratch, base, real["series: create then delete"]).applied
+    assert apply_in_scratch(hist.apply_scratch, base, real["series: create then delete"], source=hist).applied
     assert calls.count(["apply", "--cached"]) == 2
 
 
@@ -257,11 +257,11 @@ def test_random_series_apply_at_once_as_patch_by_patch(tmp_path):
                 variants.append(series[:i + 1] + [series[i]] + series[i + 1:])
             for diffs in variants:
                 numbered = list(enumerate(diffs, 1))
-                reference = apply_in_scratch(hist.scratch, base, numbered, sparse=False, at_once=False)
+                reference = apply_in_scratch(hist.apply_scratch, base, numbered, sparse=False, at_once=False, source=hist)
                 texts = [d if d.endswith("\n") else d + "\n" for d in diffs]
                 at_once_used += apply_module._independent_structure(texts)
                 for sparse in (False, True):
-                    assert apply_in_scratch(hist.scratch, base, numbered, sparse=sparse) == reference, (kinds, sparse)
+                    assert apply_in_scratch(hist.apply_scratch, base, numbered, sparse=sparse, source=hist) == reference, (kinds, sparse)
                 compared += 1
     finally:
         hist.close()

@@ -3,6 +3,7 @@ fixes-* rules, base-commit rules, applying, already-applied and subject prefixes
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 
 from conftest import CORPUS
 from gitrepo import GitRepo, kernel_like
-from mailfactory import Mail, cover_body, patch_body, thread, write
+from mailfactory import Mail, cover_body, hunk_diff, patch_body, thread, write
 from reviewtool.context import history as history_module
 from reviewtool.context.history import History
 
@@ -351,3 +352,31 @@ def test_unrelated_or_empty_repositories_are_not_used(k, tmp_path, check_json, m
     assert any("holds none of the commits or files" in n for n in res.json["summary"]["not_checked"])
     # named explicitly, the same repository is used (the user asked for it)
     assert hits(check_json(box, "--repo", str(other.path)), "fixes-target-unknown")
+
+
+def _file_times(path: Path) -> dict[str, int]:
+    return {str(p.relative_to(path)): p.lstat().st_mtime_ns for p in sorted(path.rglob("*"))}
+
+
+@pytest.mark.parametrize("packed", [False, True], ids=["loose", "packed"])
+def test_repo_is_left_as_it_was_down_to_file_times(tmp_path, cli, packed):
+    """Applying a series writes blobs; git "freshens" (touches) a copy it already holds, in the
+    repository itself or in one its alternates name. Patches whose results, and a three-way
+    merge's preimages, are objects the user's repository has must leave its loose objects and
+    packs with the times they had."""
+    r = GitRepo(tmp_path / "repo")
+    r.commit("foo: add\n", {"drivers/net/foo.c": "int a;\nint b;\n", "drivers/net/copy.c": "int a;\nint c;\n"})
+    if packed:
+        r.git("gc", "-q", "--prune=now")
+    os.utime(r.path / ".git" / "objects", ns=(0, 1_000_000_000))  # old times: any touch shows
+    for p in (r.path / ".git" / "objects").rglob("*"):
+        os.utime(p, ns=(0, 1_000_000_000))
+    fix = hunk_diff("drivers/net/foo.c", ["int b;"], ["int c;"], before="int a;", after="")
+    fix = fix.replace("@@ -1,3 +1,3 @@\n int a;\n-int b;\n+int c;\n \n", "@@ -1,2 +1,2 @@\n int a;\n-int b;\n+int c;\n")
+    stale = fix.replace(" int a;\n", " int z;\n")  # context that is not there: a three-way merge
+    before = _file_times(r.path)
+    for diff in (fix, stale):
+        body = patch_body(message="Use c.", trailers=SOB, diff=diff)
+        res = cli("check", mbox(tmp_path, "net", [("foo: use c", body)]), "--repo", str(r.path), "--format", "json")
+        assert res.code in (0, 1), res.err
+        assert _file_times(r.path) == before

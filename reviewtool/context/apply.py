@@ -1,8 +1,11 @@
 """Apply a series' diffs onto a commit in a scratch index, the way `git am -3` would.
 
-All writes (the index, blobs of the result) go to the scratch repository created by
-context.gitbatch.ScratchRepo, which reads the user's objects through alternates: the user's
-index, work tree, refs and object store are never written.
+All writes (the index, blobs of the result) go to a scratch repository (context.gitbatch.
+ScratchRepo) that borrows nothing from the user's: the base's entries are read from the user's
+repository with `ls-tree`, and the blobs git apply reads (the files the diffs touch, the
+preimages a three-way merge names) are copied in from its `cat-file --batch`. With the user's
+objects as alternates, git would "freshen" (touch) the user's copy of every object it writes
+again: the user's index, work tree, refs and object store, down to file times, are never written.
 """
 
 from __future__ import annotations
@@ -10,9 +13,9 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Protocol, Sequence
 
-from .gitbatch import ScratchRepo
+from .gitbatch import CatFile, GitRunner, ScratchRepo
 
 _FAILED_RE = re.compile(r"^error: (?:patch failed: (?P<a>.+?):\d+|(?P<b>.+?): (?:patch does not apply|does not exist "
                         r"in index|already exists in index|does not match index|No such file or directory))\s*$")
@@ -29,7 +32,14 @@ class ApplyResult:
     three_way: tuple[int, ...] = ()  # patches that needed a 3-way merge (they did not apply as-is)
 
 
-def apply_in_scratch(scratch: ScratchRepo, base: str, diffs: Sequence[tuple[int, str]], *,
+class Source(Protocol):
+    """The user's repository, read only: `runner` for ls-tree, `catfile` for blobs."""
+
+    runner: GitRunner
+    catfile: CatFile
+
+
+def apply_in_scratch(scratch: ScratchRepo, base: str, diffs: Sequence[tuple[int, str]], *, source: Source,
                      sparse: bool = True, at_once: bool = True) -> ApplyResult:
     """Apply `diffs` ((counter, diff text), in order) onto `base`; stop at the first failure.
 
@@ -42,24 +52,25 @@ def apply_in_scratch(scratch: ScratchRepo, base: str, diffs: Sequence[tuple[int,
     the ones before it left, all or nothing; only when that fails is each patch applied by itself
     (to name the first that fails, and to try a three-way merge). One process, not one a patch."""
     if sparse:
-        result = _with_index(scratch, base, diffs, whole_tree=False, at_once=at_once)
+        result = _with_index(scratch, source, base, diffs, whole_tree=False, at_once=at_once)
         if result is not None and result.applied:
             return result
-    return _with_index(scratch, base, diffs, whole_tree=True, at_once=at_once)  # type: ignore[return-value]
+    return _with_index(scratch, source, base, diffs, whole_tree=True, at_once=at_once)  # type: ignore[return-value]
 
 
-def _with_index(scratch: ScratchRepo, base: str, diffs: Sequence[tuple[int, str]], *,
+def _with_index(scratch: ScratchRepo, source: Source, base: str, diffs: Sequence[tuple[int, str]], *,
                 whole_tree: bool, at_once: bool) -> ApplyResult | None:
     index = scratch.dir / f"index-{next(_counter)}"
     env = {"GIT_INDEX_FILE": str(index)}
     try:
         if not whole_tree:
-            if not _read_entries_for(scratch, base, diffs, env):
+            if not _read_entries_for(scratch, source, base, diffs, env):
                 return None
         else:
-            res = scratch.run(["read-tree", base], env=env, check=False)
-            if res.code != 0:
-                return ApplyResult(base, False, error=_first_error(res.err) or f"cannot read the tree of {base}")
+            error = _read_whole_tree(scratch, source, base, diffs, env)
+            if error is not None:
+                return ApplyResult(base, False, error=error)
+        _copy_preimages(scratch, source, diffs)
         texts = [d if d.endswith("\n") else d + "\n" for _, d in diffs if d.strip()]
         if at_once and len(texts) > 1 and _independent_structure(texts):
             res = scratch.run(["apply", "--cached", "--whitespace=nowarn"], input="".join(texts), env=env,
@@ -186,13 +197,60 @@ def _c_unquote(name: bytes) -> bytes | None:
     return bytes(out)
 
 
-def _read_entries_for(scratch: ScratchRepo, base: str, diffs: Sequence[tuple[int, str]],
+def _joined(diffs: Sequence[tuple[int, str]]) -> str:
+    return "".join(d if d.endswith("\n") else d + "\n" for _, d in diffs if d.strip())
+
+
+def _fill_index(scratch: ScratchRepo, source: Source, entries: list[bytes], blobs_for: set[bytes] | None,
+                env: dict[str, str]) -> bool:
+    """Put `entries` (ls-tree -z records of the user's base) into the scratch index, and copy in
+    the blobs of those whose path is in `blobs_for` (None: of all of them): git apply reads
+    those, and the scratch repository has no other way to see them."""
+    wanted = []
+    for e in entries:
+        meta, _, path = e.partition(b"\t")
+        parts = meta.split()
+        if len(parts) == 3 and parts[1] == b"blob" and (blobs_for is None or path in blobs_for):
+            wanted.append(parts[2].decode("ascii"))
+    scratch.add_blobs(source.catfile.query(sorted(set(wanted))))
+    # The index file must exist before the first apply, as read-tree leaves it: git apply --3way
+    # answers differently on an index it creates itself.
+    fill = (scratch.run(["update-index", "-z", "--index-info"], input=b"".join(e + b"\0" for e in entries),
+                        env=env, check=False) if entries else scratch.run(["read-tree", "--empty"], env=env, check=False))
+    return fill.code == 0
+
+
+def _read_whole_tree(scratch: ScratchRepo, source: Source, base: str, diffs: Sequence[tuple[int, str]],
+                     env: dict[str, str]) -> str | None:
+    """The scratch index as `read-tree base` leaves it, read from the user's repository (which
+    only `ls-tree` reads); the error line when git cannot read the tree."""
+    listed = source.runner.run(["ls-tree", "-r", "-z", "--full-tree", base], check=False, binary=True)
+    if listed.code != 0:
+        return _first_error(listed.err) or f"cannot read the tree of {base}"
+    paths = _diff_paths(scratch, _joined(diffs)) or set()
+    if not _fill_index(scratch, source, [e for e in listed.out.split(b"\0") if e], paths, env):
+        return f"cannot read the tree of {base}"
+    return None
+
+
+_INDEX_LINE_RE = re.compile(r"^index ([0-9a-f]{4,64})\.\.[0-9a-f]{4,64}(?: [0-7]{6})?$", re.M)
+
+
+def _copy_preimages(scratch: ScratchRepo, source: Source, diffs: Sequence[tuple[int, str]]) -> None:
+    """The blobs a three-way merge starts from (each diff's `index OLD..NEW` line): copied in
+    when the user's repository has them, as git apply --3way would find them there."""
+    names = sorted({m.group(1) for _, d in diffs for m in _INDEX_LINE_RE.finditer(d)} - {"0" * 7})
+    if names:
+        scratch.add_blobs(source.catfile.query([n for n in names if n.strip("0")]))
+
+
+def _read_entries_for(scratch: ScratchRepo, source: Source, base: str, diffs: Sequence[tuple[int, str]],
                       env: dict[str, str]) -> bool:
     """Fill the scratch index with base's entries for the paths the diffs name, everything under
     those of them that are directories, and those of their parent directories that are files:
     what `git apply --cached` looks at (a missing file, an existing one, a file/directory clash).
     False: the diffs do not parse, or name too many paths; the caller reads the whole tree."""
-    paths = _diff_paths(scratch, "".join(d if d.endswith("\n") else d + "\n" for _, d in diffs if d.strip()))
+    paths = _diff_paths(scratch, _joined(diffs))
     if not paths:
         return False
     parents = {p.rsplit(b"/", k)[0] for p in paths for k in range(1, p.count(b"/") + 1)} - paths
@@ -201,23 +259,19 @@ def _read_entries_for(scratch: ScratchRepo, base: str, diffs: Sequence[tuple[int
     # ls-tree of a directory lists its children: exact matches are kept for the parents, and
     # everything under a named path (a directory the diff would replace by a file).
     literal = {"GIT_LITERAL_PATHSPECS": "1"}  # a '*' or ':' in a file name is that character
-    listed = scratch.run(["ls-tree", "-r", "-z", "--full-tree", base, "--",
-                          *(p.decode("utf-8", "surrogateescape") for p in sorted(paths))],
-                         check=False, binary=True, env=literal)
-    above = scratch.run(["ls-tree", "-z", "--full-tree", base, "--",
-                         *(p.decode("utf-8", "surrogateescape") for p in sorted(parents))],
-                        check=False, binary=True, env=literal) if parents else None
+    listed = source.runner.run(["ls-tree", "-r", "-z", "--full-tree", base, "--",
+                                *(p.decode("utf-8", "surrogateescape") for p in sorted(paths))],
+                               check=False, binary=True, env=literal)
+    above = source.runner.run(["ls-tree", "-z", "--full-tree", base, "--",
+                               *(p.decode("utf-8", "surrogateescape") for p in sorted(parents))],
+                              check=False, binary=True, env=literal) if parents else None
     if listed.code != 0 or (above is not None and above.code != 0):
         return False
     entries = [e for e in listed.out.split(b"\0") if e]
     if above is not None:
         entries += [e for e in above.out.split(b"\0") if e and e.split(b"\t", 1)[1] in parents
                     and b" tree " not in e.split(b"\t", 1)[0]]
-    # The index file must exist before the first apply, as read-tree leaves it: git apply --3way
-    # answers differently on an index it creates itself.
-    fill = (scratch.run(["update-index", "-z", "--index-info"], input=b"".join(e + b"\0" for e in entries),
-                        env=env, check=False) if entries else scratch.run(["read-tree", "--empty"], env=env, check=False))
-    return fill.code == 0
+    return _fill_index(scratch, source, entries, paths, env)
 
 
 def _first_error(err: str) -> str:

@@ -4,8 +4,9 @@ Three kinds of git access, each a handful of processes per review however many c
 about:
 - `GitRunner.run`: one short git command (rev-list, log, name-rev, ...).
 - `CatFile`: one long-lived `git cat-file --batch` for existence, type and content of objects.
-- `ScratchRepo`: a temporary git directory that borrows the user's objects through alternates;
-  refs, an index and new objects are written there, never in the user's repository.
+- `ScratchRepo`: a temporary git directory, for refs, an index and new objects, never written
+  in the user's repository; it borrows the user's objects through alternates only where it
+  writes no object (git would touch the user's copy of one it writes again).
 
 Every process gets an environment that cannot change the user's repository: optional locks off
 (no index refresh), no prompts, no pager, C locale.
@@ -13,11 +14,13 @@ Every process gets an environment that cannot change the user's repository: opti
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
 import tempfile
 import threading
+import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -272,18 +275,24 @@ class CatFile:
 
 
 class ScratchRepo:
-    """A throwaway bare repository that sees the user's objects (alternates) and shallow grafts.
+    """A throwaway bare repository, deleted on close.
 
-    Used for what needs refs, an index or new objects (batched ancestry with `for-each-ref
-    --merged`, applying patches): all of that is written here and deleted on close.
+    With `objects_dir` it sees the user's objects (alternates) and shallow grafts: for queries that
+    write nothing but refs (batched ancestry with `for-each-ref --merged`). Without, it sees only
+    the objects put into it (`add_blobs`): for what writes objects (applying patches). git
+    "freshens" an object it is asked to write that an alternate already holds, by setting the
+    time of the user's loose object or pack file: a scratch repository that borrows objects can
+    never write one without touching the user's repository.
     """
 
-    def __init__(self, runner: GitRunner, objects_dir: Path, shallow_file: Path | None,
+    def __init__(self, runner: GitRunner, objects_dir: Path | None, shallow_file: Path | None,
                  object_format: str = "sha1"):
         self.dir = Path(tempfile.mkdtemp(prefix="reviewtool-scratch-"))
+        self.object_format = object_format
         (self.dir / "refs" / "heads").mkdir(parents=True)
         (self.dir / "objects" / "info").mkdir(parents=True)
-        (self.dir / "objects" / "info" / "alternates").write_text(f"{objects_dir.resolve()}\n")
+        if objects_dir is not None:
+            (self.dir / "objects" / "info" / "alternates").write_text(f"{objects_dir.resolve()}\n")
         (self.dir / "HEAD").write_text("ref: refs/heads/scratch\n")
         # A SHA-256 repository's objects are only readable by a repository of the same format.
         core = ("[core]\n\trepositoryformatversion = 0\n\tbare = true\n" if object_format == "sha1" else
@@ -300,6 +309,23 @@ class ScratchRepo:
     def run(self, args: Sequence[str], **kw) -> GitResult:
         self._parent.calls += 1
         return self.runner.run(args, **kw)
+
+    def add_blobs(self, blobs: Iterable[CatFileEntry]) -> None:
+        """Write blobs (as the user's `cat-file --batch` gave them) as loose objects of this
+        repository, the way git stores them; no git process, nothing read from elsewhere."""
+        for entry in blobs:
+            if entry.status != "found" or entry.kind != "blob" or entry.sha is None:
+                continue
+            data = b"blob %d\0" % len(entry.content) + entry.content
+            if hashlib.new(self.object_format, data).hexdigest() != entry.sha:
+                continue  # not what git named it: leave it out rather than store a lie
+            target = self.dir / "objects" / entry.sha[:2] / entry.sha[2:]
+            if target.exists():
+                continue
+            target.parent.mkdir(exist_ok=True)
+            tmp = target.with_name(target.name + ".tmp")
+            tmp.write_bytes(zlib.compress(data, 1))
+            os.replace(tmp, target)
 
     def set_refs(self, namespace: str, shas: Iterable[str]) -> None:
         """Write refs/<namespace>/<sha> for each sha into one packed-refs file (no git process).

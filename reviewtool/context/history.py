@@ -63,6 +63,7 @@ class History:
         self.catfile = CatFile(runner)
         self._trees = trees
         self._scratch: ScratchRepo | None = None
+        self._apply_scratch: ScratchRepo | None = None
         self._resolved: dict[str, Resolution] = {}
         self._contains: dict[tuple[str, str], bool] = {}
         self._tags: dict[str, str | None] = {}
@@ -141,9 +142,10 @@ class History:
         for pending in (*self._walks.values(), *self._pending_contains.values(), *self._pending_tags.values()):
             pending.wait()
         self.catfile.close()
-        if self._scratch is not None:
-            self._scratch.close()
-            self._scratch = None
+        for scratch in (self._scratch, self._apply_scratch):
+            if scratch is not None:
+                scratch.close()
+        self._scratch = self._apply_scratch = None
 
     @property
     def scratch(self) -> ScratchRepo:
@@ -151,6 +153,14 @@ class History:
             self._scratch = ScratchRepo(self.runner, self.objects_dir, self.shallow_file if self.is_shallow else None,
                                         self.object_format)
         return self._scratch
+
+    @property
+    def apply_scratch(self) -> ScratchRepo:
+        """A scratch repository that borrows nothing: patches are applied there, with the blobs
+        they need copied in (context.apply), so no object write can touch the user's."""
+        if self._apply_scratch is None:
+            self._apply_scratch = ScratchRepo(self.runner, None, None, self.object_format)
+        return self._apply_scratch
 
     # -- trees -----------------------------------------------------------------------------------
 

@@ -343,4 +343,4 @@ def apply_series(hist: "History", base: str, diffs: Sequence[tuple[int, str]]) -
     the user's index, work tree or object store."""
     from .apply import apply_in_scratch
 
-    return apply_in_scratch(hist.scratch, base, diffs)
+    return apply_in_scratch(hist.apply_scratch, base, diffs, source=hist)
