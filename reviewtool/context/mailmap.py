@@ -24,7 +24,8 @@ class Mailmap:
         return self.canonical("", address)[1].lower()
 
 
-_MAILMAP_RE = re.compile(r"^(?P<n1>[^<]*?)\s*<(?P<e1>[^>]*)>\s*(?:(?P<n2>[^<]*?)\s*<(?P<e2>[^>]*)>)?\s*$")
+# Names are stripped after the match: a lazy name before `\s*` tried every split of a long run of spaces.
+_MAILMAP_RE = re.compile(r"^(?P<n1>[^<]*)<(?P<e1>[^>]*)>(?:(?P<n2>[^<]*)<(?P<e2>[^>]*)>)?\s*$")
 
 
 def parse_mailmap(text: str) -> Mailmap:

@@ -69,7 +69,7 @@ class Section:
 
 
 def _person(value: str) -> Person | None:
-    m = re.match(r"^\s*(.*?)\s*<([^<>\s]+@[^<>\s]+)>", value)
+    m = re.match(r"^(.*?)<([^<>\s]+@[^<>\s]+)>", value)  # the name is stripped: `\s*(.*?)\s*` is quadratic
     if m:
         return Person(m.group(1).strip().strip('"'), m.group(2))
     bare = value.split()[0] if value.split() else ""

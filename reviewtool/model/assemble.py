@@ -22,7 +22,7 @@ from .trailers import split_commit_message
 
 _HEX_RE = re.compile(r"^[0-9a-f]{7,64}$")
 _DASHES_RE = re.compile(r"^---[ \t]*$", re.M)
-_DIFF_AFTER_RE = re.compile(r"^(diff |--- \S|Index: |\s*\d+ files? changed)", re.M)
+_DIFF_AFTER_RE = re.compile(r"^(diff |--- \S|Index: |[^\S\n]*\d+ files? changed)", re.M)
 _DIFF_START_RE = re.compile(r"^(diff --git |--- a/)", re.M)
 _PREREQ_RE = re.compile(r"^(prerequisite-[\w-]+:\s*\S+)", re.M)
 

@@ -13,8 +13,9 @@ from .series import Diff, FileChange
 
 _DIFF_START_RE = re.compile(r"^(diff --git |diff -|Index: |--- \S)", re.M)
 _DIFFSTAT_LINE_RE = re.compile(r"^ ?\S.*\s\|\s+(\d+|Bin\b.*)", re.M)
-_DIFFSTAT_SUMMARY_RE = re.compile(r"^\s*(\d+) files? changed", re.M)
-_STAT_ANY_RE = re.compile(r"^( ?\S.*\s\|\s+(\d+|Bin\b).*|\s*\d+ files? changed.*)\n?", re.M)
+# [^\S\n]: blanks within the line. `^\s*` ran from every line start across all the blank lines after it.
+_DIFFSTAT_SUMMARY_RE = re.compile(r"^[^\S\n]*(\d+) files? changed", re.M)
+_STAT_ANY_RE = re.compile(r"^( ?\S.*[^\S\n]\|[^\S\n]+(\d+|Bin\b).*|[^\S\n]*\d+ files? changed.*)\n?", re.M)
 _TAIL_INFO_RE = re.compile(r"^((?:base-commit|change-id|prerequisite-[\w-]+):[ \t]*\S+)[ \t]*$\n?", re.M)
 _TAIL_MARKERS = ("base-commit:", "change-id:", "prerequisite-")  # literals every _TAIL_INFO_RE match holds
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f\x9b]")

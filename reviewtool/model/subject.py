@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-_REPLY_RE = re.compile(r"^\s*((re|aw|sv|fwd?)\s*(\[\d+\])?\s*:\s*)+", re.I)
+_REPLY_RE = re.compile(r"^\s*((re|aw|sv|fwd?)\s*(?:\[\d+\]\s*)?:\s*)+", re.I)  # one blank run per gap
 _BRACKET_RE = re.compile(r"^\s*\[([^\]]*)\]")
 _VERSION_RE = re.compile(r"^v(\d{1,3})$", re.I)
 _PATCH_VERSION_RE = re.compile(r"^(patch|rfc)v(\d{1,3})$", re.I)

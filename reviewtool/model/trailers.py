@@ -32,7 +32,7 @@ STANDARD_BY_TRAILERS = (
 REVIEW_TRAILERS = ("reviewed-by", "acked-by", "tested-by")
 
 TRAILER_LINE_RE = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)\s*:\s?(?P<value>.*)$")
-_ANGLE_RE = re.compile(r"^(?P<name>[^<>]*?)\s*<(?P<addr>[^<>]*)>(?P<rest>.*)$")
+_ANGLE_RE = re.compile(r"^(?P<name>[^<>]*)<(?P<addr>[^<>]*)>(?P<rest>.*)$")  # the name is stripped after
 _MAILTO_RE = re.compile(r"<mailto:[^<>]*>", re.I)
 _ADDR_RE = re.compile(r"^[^@\s<>(),;:\"]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$")
 

@@ -23,13 +23,13 @@ _EXEMPT_LINE_RE = re.compile(
 # A pasted oops or log: ids in it are addresses and hashes, not commits (checkpatch does the same).
 # Also the crash utility's `bt` output (`PID: 210933  TASK: ffff...`, `[ffffa7a8...] __schedule at ffff...`).
 _DUMP_RE = re.compile(r"(\[\s*\d+\.\d+\]|Call Trace:|\bRIP:|\bBUG:|\bWARNING:|\bCode:|\bRSP:|\bRAX:|Hardware name:"
-                      r"|Workqueue:|\+0x[0-9a-f]+/0x[0-9a-f]+|^\s*[0-9a-f]{8,16}:\s|\bPID:\s*\d+\s+TASK:"
-                      r"|^\s*(?:#\d+\s+)?\[[0-9a-f]{8,16}\]\s+\S+\s+at\s+[0-9a-f]+)", re.M)
+                      r"|Workqueue:|\+0x[0-9a-f]+/0x[0-9a-f]+|^[^\S\n]*[0-9a-f]{8,16}:\s|\bPID:\s*\d+\s+TASK:"
+                      r"|^[^\S\n]*(?:#\d+\s+)?\[[0-9a-f]{8,16}\]\s+\S+\s+at\s+[0-9a-f]+)", re.M)
 # Kernel and user-space addresses of 64-bit machines: never commit ids.
 _ADDRESS_RE = re.compile(r"^(?:ffff|0000)[0-9a-f]{12}$")
 # An id named properly somewhere in the message: `Fixes: <id> ("...")`, `commit <id> ("...")`,
 # `This reverts commit <id>`. A later bare mention of it (or of its prefix) is a back-reference.
-_INTRODUCED_RE = re.compile(r"(?:\bcommit\s+|^\s*Fixes:\s*)([0-9a-f]{8,64})\b(?=\s*\(\"|\.?\s*$)"
+_INTRODUCED_RE = re.compile(r"(?:\bcommit\s+|^[^\S\n]*Fixes:\s*)([0-9a-f]{8,64})\b(?=\s*\(\"|\.?\s*$)"
                             r"|\breverts\s+commit\s+([0-9a-f]{8,64})", re.I | re.M)
 _FIXES_IN_PROSE_RE = re.compile(r"^\s*Fixes:\s*(commit\s+)?[0-9a-f]{5,}", re.I)
 _TINY_CHANGE = 3  # changed lines up to which a subject alone can say it all (a device ID, a typo)

@@ -14,7 +14,7 @@ from ..model.fixes import FixesRef, fixes_of
 from .helpers import declared_ref
 from .registry import Hit, rule
 
-_ELLIPSIS_RE = re.compile(r"\s*(?:\.\.\.|\u2026)\s*")
+_ELLIPSIS_RE = re.compile(r"(?<!\s)\s*(?:\.\.\.|\u2026)\s*")  # from a blank run's start only: linear
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from .registry import Hit, Severity, rule
 from .trailerlib import upstream_commit_line
 
 # Like checkpatch: a line that starts with "fixes", an optional colon and "commit", then hex.
-_FIXES_RE = re.compile(r"^(?P<tag>fixes)(?P<sp1>[ \t]*)(?P<colon>:?)(?P<sp2>[ \t]*)(?P<commit>commit[ \t]+)?"
+_FIXES_RE = re.compile(r"^(?P<tag>fixes)(?P<sp1>[ \t]*)(?:(?P<colon>:)(?P<sp2>[ \t]*))?(?P<commit>commit[ \t]+)?"
                        r"(?P<sha>[0-9a-f]{5,64})(?![0-9a-z])(?P<rest>.*)$", re.I)
 _QUOTES = (('"', '"', None), ("\u201c", "\u201d", "curly quotes; use plain double quotes"),
            ("'", "'", "single quotes; use double quotes"))

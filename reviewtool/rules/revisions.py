@@ -14,13 +14,14 @@ from .registry import Hit, rule
 
 # A version note that names a version: "v2:", "Changes in v3", "v1 -> v2", "Since v2:", "[v3]".
 _VERSION_NOTE_RE = re.compile(
-    r"^\s*(?:[-*]\s*)?(?:\[?v\d+\]?\s*[:)\]]|v\d+\s*(?:->|-->|→|=>|\.\.|to|vs\.?|-)\s*v\d+\b|v\d+\s*$"
-    r"|(?:changes|changelog|change\s+log|revision\s+history)\b[^\n]{0,20}?\bv\d+\s*:?\s*$|since\s+v\d+\s*:?\s*$)",
+    r"^[^\S\n]*(?:[-*][^\S\n]*)?(?:\[?v\d+\]?\s*[:)\]]|v\d+\s*(?:->|-->|→|=>|\.\.|to|vs\.?|-)\s*v\d+\b|v\d+\s*$"
+    r"|(?:changes|changelog|change\s+log|revision\s+history)\b[^\n]{0,20}?\bv\d+[^\S\n]*(?::[^\S\n]*)?$"
+    r"|since\s+v\d+[^\S\n]*(?::[^\S\n]*)?$)",
     re.I | re.M)
 # Looser, for "is there any log at all": also "Changes:", "Changes since the last version", "Changes from RFC",
 # "Change since v1:", "v2 changes:", "Version 2 changes:", "v1...v2: <link>", "v1 link:", "Link to v1:".
 _ANY_LOG_RE = re.compile(
-    r"^\s*(?:[-*]\s*)?(?:"
+    r"^[^\S\n]*(?:[-*][^\S\n]*)?(?:"
     r"(?:changes?|changelog|change\s+log)\b[^\n]{0,40}?(?::\s*$|\b(?:v\d+|version\s*\d+|rfc|previous|last|earlier)\b)"
     r"|updates?\s+(?:since|from|in|for|vs\.?)\b[^\n]{0,30}?\b(?:v\d+|version|previous|last|earlier)\b|updates?:\s*$"
     r"|(?:v|version\s*)\d+\s+(?:changes?|changelog|updates?|notes?)\b"

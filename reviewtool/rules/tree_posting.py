@@ -14,7 +14,8 @@ _NOT_FOR_MERGE_RE = re.compile(
     r"(drop|strip|remove|ignore|cut)\s+(this|the\s+following|everything\s+below|below)\b.{0,40}\b(merg\w*|appl\w*)|"
     r"for\s+reviewers?\s+only|not\s+for\s+(the\s+)?(commit|changelog|git)\s+(message|log|history))", re.I)
 _BENCH_HEAD_RE = re.compile(r"\b(benchmark\w*|perf stat|iperf3?|netperf|pktgen|neper|throughput|latency)\b", re.I)
-_BENCH_LINE_RE = re.compile(r"\d[\d.,]*\s*(%|[kKMG]?pps|[KMG]i?bps|[KMG]bit/s|[KMG]?B/s|ops/s|req/s|tps|"
+# From the start of a run of digits, dots and commas only: from each digit in it, the run was read again.
+_BENCH_LINE_RE = re.compile(r"(?<![\d.,])[.,]*\d[\d.,]*\s*(%|[kKMG]?pps|[KMG]i?bps|[KMG]bit/s|[KMG]?B/s|ops/s|req/s|tps|"
                             r"[nmu]s(ec)?|usecs?|cycles)\b")
 _REPRO_RE = re.compile(r"^\s*(#include\s*<|int\s+main\s*\(|\$\s+\S|#\s+(ip|tc|nft|ethtool|bpftool|sysctl)\s|"
                        r"syz_\w+\(|r\d+\s*=\s*\w+\()")

@@ -209,7 +209,7 @@ def _not_mail_reason(data: bytes) -> str:
 def message_id_of(msg: EmailMessage, read=None) -> str | None:
     """`read` is a header_reader(msg) the caller already has."""
     raw = read("Message-ID") if read is not None else header(msg, "Message-ID")
-    m = re.search(r"<([^<>\s]+)>", raw) or re.search(r"(\S+@\S+)", raw)
+    m = re.search(r"<([^<>\s]+)>", raw) or re.search(r"(?<!\S)(\S+@\S+)", raw)  # from a word's start: linear
     return m.group(1) if m else None
 
 

@@ -71,7 +71,7 @@ def raw_mail(ref: MailRef, fh: BinaryIO) -> RawMail:
 
 
 _WANTED = frozenset({b"message-id", b"in-reply-to", b"references", b"subject", b"from", b"date"})
-_MSGID_RES = (re.compile(r"<([^<>\s]+)>"), re.compile(r"(\S+@\S+)"))  # as files.message_id_of
+_MSGID_RES = (re.compile(r"<([^<>\s]+)>"), re.compile(r"(?<!\S)(\S+@\S+)"))  # as files.message_id_of
 
 
 def _fields(head: bytes) -> dict[bytes, str]:

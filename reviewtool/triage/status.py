@@ -29,7 +29,7 @@ from ..rules.registry import Severity
 STATUSES = ("ready", "needs-review", "needs-revision", "wrong-tree", "incomplete", "stale", "superseded")
 REVIEW_TRAILERS = frozenset({"reviewed-by", "acked-by"})
 # netdev's patchwork bot reads `pw-bot: cr` (short for changes-requested) from maintainers.
-_CHANGES_RE = re.compile(r"^\s*pw-bot:\s*(cr|changes-requested)\b|\bchanges\s+requested\b", re.I | re.M)
+_CHANGES_RE = re.compile(r"^[^\S\n]*pw-bot:\s*(cr|changes-requested)\b|\bchanges\s+requested\b", re.I | re.M)
 # Rules whose absence means "applies" was not verified (they need a repository).
 APPLY_RULES = frozenset({"series-applies", "apply-check", "does-not-apply"})
 
