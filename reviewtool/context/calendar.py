@@ -20,6 +20,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..bounded import number
+
 STAGE_ORDER = 20
 
 _TAG_RE = re.compile(r"^v(\d+)\.(\d+)(-rc1(?:-dontuse)?)?$")
@@ -131,8 +133,10 @@ def tag_boundaries(lines: list[str]) -> list[Boundary]:
             when = datetime.fromisoformat(parts[1]).astimezone(timezone.utc)
         except ValueError:
             continue
-        out.append(Boundary(Version(int(m.group(1)), int(m.group(2))), "rc1" if m.group(3) else "release",
-                            when, when, "tag"))
+        major, minor = number(m.group(1)), number(m.group(2))
+        if major is None or minor is None:
+            continue  # a tag name no release carries
+        out.append(Boundary(Version(major, minor), "rc1" if m.group(3) else "release", when, when, "tag"))
     return out
 
 

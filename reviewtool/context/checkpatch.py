@@ -12,6 +12,7 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from ..bounded import number
 from ..rules.registry import Finding, NotChecked, Severity
 
 SCRIPT = Path("scripts") / "checkpatch.pl"
@@ -42,7 +43,7 @@ def parse_output(text: str, mail: bytes, counter: int | None) -> list[Finding]:
             continue
         kind = m.group("type") or "CHECKPATCH"
         evidence = []
-        lineno = int(m.group("line")) if "line" in m.groupdict() and m.group("line") else 0
+        lineno = (number(m.group("line")) or 0) if "line" in m.groupdict() and m.group("line") else 0
         if 0 < lineno <= len(src) and src[lineno - 1].strip():
             evidence.append(src[lineno - 1].rstrip())
         evidence.append(f"checkpatch.pl {m.group('level')}:{kind}" + (f" at line {lineno} of the mail" if lineno else ""))

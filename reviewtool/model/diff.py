@@ -9,6 +9,7 @@ from functools import lru_cache
 from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
+from ..bounded import MAX_COUNT, number
 from .series import Diff, FileChange
 
 _DIFF_START_RE = re.compile(r"^(diff --git |diff -|Index: |--- \S)", re.M)
@@ -47,6 +48,7 @@ def _strip_prefix(path: str | None) -> str | None:
     return path
 
 
+_HUGE_HUNK_RE = re.compile(r"^@@ [^\n]*?\d{10}", re.M)  # unidiff would convert every digit of it
 _HUNK_RE = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 
 
@@ -65,8 +67,8 @@ def _changed_lines(lines: list[str], patchset) -> list[tuple[list[str], list[str
             i += 1
             if not m:
                 continue
-            old = 1 if m.group(1) is None else int(m.group(1))
-            new = 1 if m.group(2) is None else int(m.group(2))
+            old = 1 if m.group(1) is None else number(m.group(1)) or MAX_COUNT  # counted down below,
+            new = 1 if m.group(2) is None else number(m.group(2)) or MAX_COUNT  # ending at the next file
             while (old > 0 or new > 0) and i < end:
                 line = lines[i]
                 kind = line[:1]
@@ -171,14 +173,17 @@ def parse_basement(text: str) -> Basement:
     stat_lines = _DIFFSTAT_LINE_RE.findall(head)
     summary = _DIFFSTAT_SUMMARY_RE.search(head)
     has_diffstat = bool(stat_lines or summary)
-    diffstat_files = int(summary.group(1)) if summary else len(stat_lines)
+    announced = number(summary.group(1)) if summary else None  # an absurd count is no count
+    diffstat_files = announced if announced is not None else len(stat_lines)
     stat_text = "\n".join(m.group(0) for m in _STAT_ANY_RE.finditer(head))
     notes = _STAT_ANY_RE.sub("", head) if has_diffstat else head
     notes = re.sub(r"\n{3,}", "\n\n", notes) + ("\n" + "\n".join(tail) if tail else "")
     files: tuple[FileChange, ...] = ()
     problem = None
     has_diff = bool(diff_text.strip())
-    if has_diff:
+    if has_diff and (huge := _HUGE_HUNK_RE.search(diff_text)):
+        problem = f"a hunk header's line numbers have more digits than any file has lines: {huge.group(0)[:60]!r}"
+    elif has_diff:
         try:
             patchset, files = _parse_files(diff_text)
             empty = [f.path for pf, f in zip(patchset, files) if not len(pf) and _has_unified_header(pf)]

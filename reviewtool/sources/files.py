@@ -20,6 +20,7 @@ from email.message import EmailMessage
 from functools import lru_cache
 from pathlib import Path
 
+from ..bounded import number
 from ..errors import InputError
 from ..limits import limits
 from .fastheaders import message_from_bytes, simple_header_text
@@ -356,7 +357,7 @@ def _position(msg: EmailMessage) -> tuple[str, int]:
     version = re.search(r"\bv(\d+)\b", prefix, re.I)
     counter = re.search(r"\b(\d+)/(\d+)\b", prefix)
     key = f"v{version.group(1) if version else 1}/{counter.group(2) if counter else 1}"
-    return key, int(counter.group(1)) if counter else 1
+    return key, (number(counter.group(1)) or 1) if counter else 1
 
 
 def _thread_like_send_email(msgs: list[EmailMessage]) -> None:
