@@ -67,8 +67,7 @@ def _changed_lines(lines: list[str], patchset) -> list[tuple[list[str], list[str
             i += 1
             if not m:
                 continue
-            old = 1 if m.group(1) is None else number(m.group(1)) or MAX_COUNT  # counted down below,
-            new = 1 if m.group(2) is None else number(m.group(2)) or MAX_COUNT  # ending at the next file
+            old, new = (1 if g is None else _count(g) for g in m.groups())
             while (old > 0 or new > 0) and i < end:
                 line = lines[i]
                 kind = line[:1]
@@ -158,6 +157,12 @@ def _unsafe_header_paths(diff_text: str) -> list[FileChange]:
                 out[path] = FileChange(path=path, old_path=None, status="unparsed", insertions=0,
                                        deletions=0, unsafe_path=reason)
     return list(out.values())
+
+
+def _count(digits: str) -> int:
+    """A hunk header's line count; one past any file's length reads on to the next file."""
+    n = number(digits)
+    return MAX_COUNT if n is None else n
 
 
 def parse_basement(text: str) -> Basement:
