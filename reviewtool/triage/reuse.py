@@ -11,6 +11,7 @@ is the one a run without the store writes.
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import dataclass, field
 
 from .entry import Reviewed, TriageOptions, compact
@@ -47,11 +48,7 @@ def plan(groups: list[SeriesGroup], opts: TriageOptions, guard: Guard, digests) 
     keys = [series_key(base, g.refs, digests) for g in groups]
     env = repo_state(opts.review.repo)
     rows = guard.call(lambda s: s.reviews(sorted(set(keys))), default={})
-    try:
-        stored = {k: decode(head, tail) for k, (row_env, head, tail) in rows.items() if row_env == env}
-    except (ValueError, TypeError, KeyError) as exc:  # the CRC held, yet the row is not ours: trust none
-        guard.fail(f"a damaged review ({type(exc).__name__}); remove the file to start a new store")
-        stored = {}
+    stored = {k: r for k, (row_env, head, tail) in rows.items() if row_env == env and (r := decode(head, tail))}
     results: list[Reviewed | None] = [stored.get(k) for k in keys]
     return Plan(results, [i for i, r in enumerate(results) if r is None], keys, env)
 
@@ -82,7 +79,24 @@ def encode(r: Reviewed) -> tuple[str, bytes]:
                     r.errors]), r.tail
 
 
-def decode(head: str, tail: bytes) -> Reviewed:
-    status, msgid, full_subject, reasons, skip_reason, tree, profile, errors = json.loads(head)
+_STATUSES = frozenset({"ready", "needs-review", "needs-revision", "wrong-tree", "incomplete", "skipped"})
+
+
+def decode(head: str, tail: bytes) -> Reviewed | None:
+    """The stored review, or None when the row does not decode to one: a CRC proves only that
+    the row is the one written, not that what was written is a review (another program, a bug,
+    a hand edit). A row that does not decode is a miss, reviewed again and replaced."""
+    try:
+        status, msgid, full_subject, reasons, skip_reason, tree, profile, errors = json.loads(head)
+        text = zlib.decompress(tail).decode("utf-8") if tail else ""
+        whole = json.loads("{" + text) if text else None
+    except (ValueError, TypeError, zlib.error, UnicodeDecodeError, RecursionError):
+        return None
+    texts = (msgid, full_subject, skip_reason, tree, profile)
+    if (status not in _STATUSES or not all(t is None or isinstance(t, str) for t in texts)
+            or not isinstance(reasons, list) or not all(isinstance(r, dict) for r in reasons)
+            or not isinstance(errors, int) or isinstance(errors, bool)
+            or (status == "skipped") != (whole is None) or whole is not None and not isinstance(whole, dict)):
+        return None
     return Reviewed(status=status, msgid=msgid, full_subject=full_subject, reasons=tuple(reasons), tail=tail,
                     skip_reason=skip_reason, tree=tree, profile=profile, errors=errors)

@@ -65,13 +65,37 @@ def _crc(*parts: str | bytes) -> int:
     return crc
 
 
-def _why(exc: BaseException) -> str:
+def _why(exc: BaseException, ours: bool) -> str:
+    """One line for a failure; removing the file is advised only for a file known to be a store
+    (its application id is ours): the path given may be anything, an mbox included."""
     text = " ".join(str(exc).split()) or type(exc).__name__
     if "locked" in text or "busy" in text:
         return f"{text} (another run held it for over {timeout_s():g} s)"
-    if "malformed" in text or "not a database" in text:
+    if "malformed" in text and ours:
         return f"{text} (remove the file to start a new store)"
+    if "not a database" in text or "malformed" in text:
+        return f"{text}: not a reviewtool result store (give --store a file of its own)"
     return text
+
+
+def _create_private(path: Path) -> None:
+    """Create the store's file readable by its owner only: it holds subjects, authors, evidence
+    and the archives' absolute paths. SQLite gives its -wal and -shm files the same mode."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+
+
+def _keep_private(path: Path) -> None:
+    """A store an older reviewtool made with the umask's mode (0644): made private like a new one."""
+    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            st = p.stat()
+            if st.st_mode & 0o077 and st.st_uid == os.getuid():
+                os.chmod(p, st.st_mode & 0o700)
+        except OSError:
+            pass
 
 
 class Store:
@@ -80,14 +104,17 @@ class Store:
     def __init__(self, path: Path, db: sqlite3.Connection):
         self.path, self._db = path, db
         self.run = 0
+        self.ours = False  # the file's application id is a result store's
+        self.damaged = 0  # rows that failed their CRC: misses, reviewed or read again
 
     @classmethod
     def open(cls, path: Path) -> "Store":
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            _create_private(path)
             db = sqlite3.connect(path, timeout=timeout_s(), isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
-            raise StoreError(_why(exc)) from exc
+            raise StoreError(_why(exc, ours=False)) from exc
         store = cls(path, db)
         try:
             store._prepare()
@@ -105,7 +132,7 @@ class Store:
                     self._db.rollback()
                 except sqlite3.Error:
                     pass
-            raise StoreError(_why(exc)) from exc
+            raise StoreError(_why(exc, self.ours)) from exc
 
     def _prepare(self) -> None:
         def prepare():
@@ -114,6 +141,7 @@ class Store:
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if app != APPLICATION_ID and (app or tables):
                 raise StoreError("not a reviewtool result store (another program's database)")
+            self.ours = app == APPLICATION_ID
             if version > SCHEMA:
                 raise StoreError(f"made by a newer reviewtool (store version {version}, this one reads {SCHEMA})")
             if tables and db.execute("PRAGMA quick_check(1)").fetchone()[0] != "ok":  # before any write
@@ -131,6 +159,7 @@ class Store:
                     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                     db.execute(f"PRAGMA user_version = {SCHEMA}")
                 db.execute("COMMIT")
+            _keep_private(self.path)
         self._do(prepare)
 
     def close(self) -> None:
@@ -189,8 +218,9 @@ class Store:
                 rows = self._db.execute(f"SELECT key, env, head, tail, crc FROM reviews WHERE key IN "
                                         f"({','.join('?' * len(part))})", part)
                 for key, env, head, tail, crc in rows:
-                    if _crc(key, env, head, tail) != crc:
-                        raise StoreError(f"a damaged row (review {key[:12]}); remove the file to start a new store")
+                    if not isinstance(tail, bytes) or _crc(key, env, head, tail) != crc:
+                        self.damaged += 1  # a miss: reviewed again, and the row replaced whole
+                        continue
                     out[key] = (env, head, tail)
             return out
         return self._do(read)
@@ -215,8 +245,9 @@ class Store:
             out = {}
             for path, state, heads, crc in self._db.execute(
                     "SELECT path, state, heads, crc FROM files WHERE input = ?", (input_path,)):
-                if _crc(path, state, heads) != crc:
-                    raise StoreError(f"a damaged row (index of {path}); remove the file to start a new store")
+                if not isinstance(heads, bytes) or _crc(path, state, heads) != crc:
+                    self.damaged += 1  # a miss: the file is read whole again, the row replaced
+                    continue
                 out[path] = (state, heads)
             return out
         return self._do(read)

@@ -5,7 +5,8 @@
   versions of b4, unidiff and Python. A rule changed on any branch gives other keys: nothing
   another build reviewed is ever reused.
 - the options that reach the review: --profile, --select, --ignore, --repo, --tree and the link
-  base the entry's links are made from, and b4's settings in git config (b4 builds the series).
+  base the entry's links are made from, b4's settings in git config (b4 builds the series), and
+  the resource limits (REVIEWTOOL_MAX_*: a series over one is kept as "could not be reviewed").
   --now, --stale-days, --sort, --status, --jobs and the format are applied at report time and
   are not part of it.
 - the mails: each one's bytes (a digest taken while the archive is indexed) and how it is read
@@ -14,17 +15,20 @@
   mbox must not cost a review (a skip reason naming the place is not stored: triage/reuse.py).
 - with --repo, the repository as a review can see it (`repo_state`), kept beside the key: every
   ref (any fetch can bring the commits another tree's series name in Fixes:), HEAD, the shallow
-  boundary, git's config and version, and the MAINTAINERS, .mailmap and .reviewtool.toml it reads.
+  boundary and grafts, which objects the object store holds (objects_digest), git's config and
+  version, and the MAINTAINERS, .mailmap and .reviewtool.toml it reads.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
+from ..limits import limits
 from ..sources.index import MailRef
 
 _DEPENDENCIES = ("b4", "unidiff")
@@ -64,7 +68,7 @@ def options_digest(opts) -> str:
     parts = [code_digest(), r.profile or "", str(Path(r.repo).resolve()) if r.repo else "",
              *sorted(f"tree={k}={v}" for k, v in r.trees.items()), *(f"select={s}" for s in r.select),
              *(f"ignore={s}" for s in r.ignore), *sorted(f"set={k}={v!r}" for k, v in r.settings.items()),
-             f"link={opts.link_base}", _b4_settings()]
+             f"link={opts.link_base}", _b4_settings(), f"limits={limits()!r}"]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
@@ -103,14 +107,50 @@ def repo_state(repo: Path | None) -> str:
     h = hashlib.sha256(str(Path(repo).resolve()).encode())
     for args in (["--version"], ["rev-parse", "-q", "--verify", "HEAD"],
                  ["for-each-ref", "--format=%(refname) %(objectname)"], ["config", "-z", "--list"],
-                 ["rev-parse", "--git-path", "shallow"]):
+                 ["rev-parse", "--git-path", "shallow", "--git-path", "objects", "--git-path", "info/grafts"]):
         res = git.run(args, check=False)
         h.update(f"\0{res.code}\0".encode() + res.out.encode())
-        if args[-1] == "shallow" and res.code == 0:
-            h.update(_file_digest(Path(repo) / res.out.strip()))
+        if args[0] == "rev-parse" and args[1] == "--git-path" and res.code == 0:
+            shallow, objects, grafts = (Path(repo) / line for line in res.out.splitlines()[:3])
+            h.update(_file_digest(shallow) + _file_digest(grafts))
+            h.update(objects_digest(objects))
     for name in _WORK_TREE_FILES:
         h.update(name.encode() + _file_digest(Path(repo) / name))
     return "repo:" + h.hexdigest()
+
+
+def objects_digest(objects: Path, depth: int = 0) -> bytes:
+    """What objects the repository holds, without reading one: the names of its loose objects,
+    its packs (a pack's name is the digest of its contents) and what its alternates hold. The
+    review looks Fixes targets and bases up in the object store, not only through refs: objects
+    arrive without a ref moving (`git fetch` from a path writes only FETCH_HEAD, `git
+    unpack-objects`) and vanish without one (`gc --prune=now` after a branch was deleted)."""
+    h = hashlib.sha256()
+    try:
+        with os.scandir(objects) as top:
+            dirs = sorted((e.name, e.path) for e in top if e.is_dir(follow_symlinks=False))
+        for name, path in dirs:
+            if len(name) == 2:
+                with os.scandir(path) as fan:
+                    h.update(name.encode() + b"\0" + b"\0".join(sorted(e.name.encode() for e in fan)) + b"\n")
+        with os.scandir(Path(objects) / "pack") as packs:
+            for e in sorted(packs, key=lambda e: e.name):
+                if e.name.endswith((".pack", ".idx", ".keep", ".promisor")):
+                    h.update(f"{e.name}\0{e.stat().st_size}\n".encode())
+    except OSError:
+        h.update(b"unreadable")
+    alternates = Path(objects) / "info" / "alternates"
+    h.update(_file_digest(alternates))
+    if depth < 5:  # git follows alternates five deep
+        try:
+            for line in alternates.read_text(encoding="utf-8", errors="replace").splitlines():
+                line = line.strip()
+                if line and not line.startswith("#"):
+                    alt = Path(line) if os.path.isabs(line) else Path(objects) / line
+                    h.update(objects_digest(alt, depth + 1))
+        except OSError:
+            pass
+    return h.digest()
 
 
 def _file_digest(path: Path) -> bytes:
