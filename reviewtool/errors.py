@@ -31,3 +31,12 @@ class RepositoryError(InputError):
 
 class ConfigError(InputError):
     """A profile or configuration file is invalid."""
+
+
+class LimitError(InputError):
+    """Input over a resource limit (limits.py). `what` says which limit without saying where the
+    input is, so that triage can keep it with the review of the same bytes."""
+
+    def __init__(self, where: str, what: str):
+        super().__init__(f"{where}: {what}" if where else what)
+        self.what = what

@@ -1,9 +1,12 @@
 """Resource limits: what reviewtool refuses to read rather than exhaust the machine.
 
-Each limit stops the command with a one-line message (exit 2) naming the limit and the
-environment variable that raises it. The defaults let real inputs through with room to spare:
-the largest public list threads are a few thousand messages; the largest kernel patches are a
-few megabytes.
+Each limit is said in one line naming it and the environment variable that raises it. `check`
+stops there (exit 2); `triage` sets the file, mail or series aside, says so, and reviews the
+rest. The limits hold while the input streams: nothing over a limit is read into memory first.
+The defaults let real inputs through with room to spare: the largest public list threads are a
+few thousand messages, the largest kernel patches a few megabytes, real mail has tens of
+headers, lines of at most a few thousand characters and MIME parts nested three or four deep.
+docs/security.md lists them with their defaults.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import os
 from dataclasses import dataclass
 
 _MB = 1024 * 1024
+_KB = 1024
 
 
 def _env_int(name: str, default: int, scale: int = 1) -> int:
@@ -19,7 +23,7 @@ def _env_int(name: str, default: int, scale: int = 1) -> int:
     if not raw:
         return default
     try:
-        value = int(raw)
+        value = int(raw) if len(raw) <= 12 else 0
     except ValueError:
         return default
     return value * scale if value > 0 else default
@@ -30,13 +34,28 @@ class Limits:
     input_bytes: int  # one input file (after gzip), REVIEWTOOL_MAX_INPUT_MB
     mail_bytes: int  # one mail, e.g. a huge patch, REVIEWTOOL_MAX_MAIL_MB
     thread_messages: int  # mails in the thread under review, REVIEWTOOL_MAX_MESSAGES
+    line_bytes: int = 1 * _MB  # one line of a mail, REVIEWTOOL_MAX_LINE_KB
+    header_fields: int = 1000  # header fields of one mail, REVIEWTOOL_MAX_HEADERS
+    mime_depth: int = 32  # multipart parts nested in one another, REVIEWTOOL_MAX_MIME_DEPTH
+    series_patches: int = 1000  # patches of one series, REVIEWTOOL_MAX_PATCHES
+    archive_series: int = 50_000  # series triaged from one run's archives, REVIEWTOOL_MAX_SERIES
 
     @staticmethod
     def from_env() -> "Limits":
         return Limits(input_bytes=_env_int("REVIEWTOOL_MAX_INPUT_MB", 256 * _MB, _MB),
                       mail_bytes=_env_int("REVIEWTOOL_MAX_MAIL_MB", 32 * _MB, _MB),
-                      thread_messages=_env_int("REVIEWTOOL_MAX_MESSAGES", 20000))
+                      thread_messages=_env_int("REVIEWTOOL_MAX_MESSAGES", 20000),
+                      line_bytes=_env_int("REVIEWTOOL_MAX_LINE_KB", 1024 * _KB, _KB),
+                      header_fields=_env_int("REVIEWTOOL_MAX_HEADERS", 1000),
+                      mime_depth=_env_int("REVIEWTOOL_MAX_MIME_DEPTH", 32),
+                      series_patches=_env_int("REVIEWTOOL_MAX_PATCHES", 1000),
+                      archive_series=_env_int("REVIEWTOOL_MAX_SERIES", 50_000))
 
 
 def limits() -> Limits:
     return Limits.from_env()
+
+
+def megabytes(n: int) -> str:
+    """A size for a limit's message: whole megabytes, or kilobytes below one."""
+    return f"{n // _MB} MB" if n >= _MB else f"{max(1, n // _KB)} KB"

@@ -44,3 +44,71 @@ def test_deep_reply_chain_is_walked_without_recursion(tmp_path, check_json):
     deep_reply_chain(path, 1500)  # deeper than Python's default recursion limit
     res = check_json(path)
     assert res.json["series"]["received"] == [1]
+
+
+def test_every_limit_has_a_default_and_a_variable(monkeypatch):
+    d = Limits.from_env()
+    assert (d.line_bytes, d.header_fields, d.mime_depth, d.series_patches, d.archive_series) == (
+        1 << 20, 1000, 32, 1000, 50_000)
+    for name in ("REVIEWTOOL_MAX_LINE_KB", "REVIEWTOOL_MAX_HEADERS", "REVIEWTOOL_MAX_MIME_DEPTH",
+                 "REVIEWTOOL_MAX_PATCHES", "REVIEWTOOL_MAX_SERIES"):
+        monkeypatch.setenv(name, "7")
+    monkeypatch.setenv("REVIEWTOOL_MAX_INPUT_MB", "9" * 5000)  # an absurd value keeps the default
+    d = Limits.from_env()
+    assert (d.line_bytes, d.header_fields, d.mime_depth, d.series_patches, d.archive_series) == (7 << 10, 7, 7, 7, 7)
+    assert d.input_bytes == 256 << 20
+
+
+def _one_patch(tmp_path, body=None, headers=None, name="m.mbox"):
+    from mailfactory import Mail, patch_body, thread, write
+
+    return write(tmp_path, thread(Mail("[PATCH net] foo: fix bar", body or patch_body(),
+                                       extra_headers=headers or {})), name)
+
+
+def test_a_line_over_the_line_limit_stops_in_one_line(tmp_path, cli, monkeypatch):
+    from mailfactory import patch_body
+
+    box = _one_patch(tmp_path, patch_body(message="Fix bar.\n\n" + "x" * 3000))
+    assert cli("check", box, "--format", "json").code in (0, 1)
+    monkeypatch.setenv("REVIEWTOOL_MAX_LINE_KB", "2")
+    res = cli("check", box)
+    assert res.code == 2 and "REVIEWTOOL_MAX_LINE_KB" in res.err and res.err.count("\n") == 1
+
+
+def test_header_fields_over_the_limit_stop_in_one_line(tmp_path, cli, monkeypatch):
+    box = _one_patch(tmp_path, headers={f"X-Hop-{i}": "relay" for i in range(60)})
+    assert cli("check", box, "--format", "json").code in (0, 1)
+    monkeypatch.setenv("REVIEWTOOL_MAX_HEADERS", "50")
+    res = cli("check", box)
+    assert res.code == 2 and "REVIEWTOOL_MAX_HEADERS" in res.err and res.err.count("\n") == 1
+
+
+def test_patches_over_the_limit_set_the_series_aside_and_triage_the_rest(tmp_path, cli, monkeypatch):
+    from mailfactory import series_mails, thread, write
+
+    box = write(tmp_path, thread(*series_mails(12), domain="big.example") + "\n"
+                + thread(*series_mails(2, subjects={1: "bar: one", 2: "bar: two"}), domain="small.example"))
+    monkeypatch.setenv("REVIEWTOOL_MAX_PATCHES", "10")
+    res = cli("check", box, "--msgid", "20261102100000.1000-0-jane@big.example")
+    assert res.code == 2 and "REVIEWTOOL_MAX_PATCHES" in res.err and res.err.count("\n") == 1
+    res = cli("triage", box, "--format", "json", "--no-store")
+    assert res.code in (0, 1) and res.json["totals"]["series"] == 1
+    assert "REVIEWTOOL_MAX_PATCHES" in res.json["skipped"][0]["reason"]
+
+
+def test_series_over_the_limit_triage_the_newest(tmp_path, cli, monkeypatch):
+    from datetime import datetime, timedelta, timezone
+
+    from mailfactory import series_mails, thread, write
+
+    start = datetime(2026, 11, 2, tzinfo=timezone.utc)
+    box = write(tmp_path, "\n".join(thread(*series_mails(2, subjects={1: f"s{k}: a", 2: f"s{k}: b"}),
+                                           domain=f"s{k}.example", start=start + timedelta(days=k)) for k in range(5)))
+    monkeypatch.setenv("REVIEWTOOL_MAX_SERIES", "3")
+    res = cli("triage", box, "--format", "json", "--no-store")
+    assert res.code in (0, 1) and res.json["totals"]["series"] == 3
+    assert sorted(s["id"] for s in res.json["series"]) == ["0", "1", "2"]
+    assert {s["msgid"].split("@")[1] for s in res.json["series"]} == {"s2.example", "s3.example", "s4.example"}
+    assert any("REVIEWTOOL_MAX_SERIES" in n for n in res.json["notes"])
+    assert "REVIEWTOOL_MAX_SERIES" in res.err and res.err.count("\n") == 1

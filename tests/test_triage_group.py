@@ -235,7 +235,7 @@ def test_the_whole_corpus_as_one_archive(cli):
     requests, announcements): a report, never an internal error."""
     dirs = sorted(p for p in CORPUS.rglob("*") if p.is_dir() and any(f.is_file() for f in p.iterdir()))
     report = triage_json(cli, *dirs)
-    assert report["totals"]["series"] > 60 and report["totals"]["other_threads"] > 5
+    assert report["totals"]["series"] > 60 and report["totals"]["other_threads"] >= 1  # patches without PATCH count
     assert not [s for s in report["skipped"] if "internal error" in s["reason"]]
     statuses = {"ready", "needs-review", "needs-revision", "wrong-tree", "incomplete", "stale", "superseded"}
     assert {i["status"] for i in report["series"]} <= statuses

@@ -11,9 +11,11 @@ import argparse
 import copy
 import logging
 import threading
+from collections import Counter
 from email.message import EmailMessage
 
-from ..errors import InputError
+from ..errors import InputError, LimitError
+from ..limits import limits
 from ..sources.files import header, message_id_of, quarantine_bad_headers
 from ..sources.threads import is_patch_mail, msg_date, split_reposts
 from .assemble import duplicate_counters, make_patch, make_series, person
@@ -286,8 +288,17 @@ def build_series(msgs: list[EmailMessage], *, revision: int | None = None, sourc
     """The newest (or the asked-for) revision of the series in `msgs`, with earlier ones attached."""
     init_b4()
     msgs = [m for m in msgs if message_id_of(m)]
+    lim = limits()
+    if len(msgs) > lim.thread_messages:  # check's select_thread says it first; triage's groups say it here
+        raise LimitError(source, f"the thread under review has {len(msgs)} messages, over the limit of "
+                                 f"{lim.thread_messages} (REVIEWTOOL_MAX_MESSAGES)")
     msgs, older = split_reposts(msgs)
-    revisions = sorted({parse_subject(header(m, "Subject")).revision for m in msgs if is_patch_mail(m)})
+    per_revision = Counter(parse_subject(header(m, "Subject")).revision for m in msgs if is_patch_mail(m))
+    revisions = sorted(per_revision)
+    if per_revision and max(per_revision.values()) > lim.series_patches:
+        biggest = max(per_revision, key=per_revision.get)
+        raise LimitError(source, f"revision v{biggest} has {per_revision[biggest]} patches, over the limit of "
+                                 f"{lim.series_patches} (REVIEWTOOL_MAX_PATCHES)")
     if not revisions:
         raise InputError(f"{source}: no patch mail in the thread")
     target = revision or revisions[-1]

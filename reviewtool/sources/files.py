@@ -21,8 +21,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..bounded import number
-from ..errors import InputError
-from ..limits import limits
+from ..errors import InputError, LimitError
+from ..limits import limits, megabytes
 from .fastheaders import message_from_bytes, simple_header_text
 
 
@@ -80,6 +80,7 @@ class RawMail:
     data: bytes
     origin: str  # "path" or "path:index"
     format_patch: bool = False  # written by git format-patch (no Message-ID of its own)
+    unread: int = 0  # the length of a mail left unread because it is over the mail limit (triage)
 
 
 def _gunzip(data: bytes, path: Path) -> bytes:
@@ -276,14 +277,100 @@ def _parsed_text(msg: EmailMessage, name: str) -> str:
         return ""
 
 
+def mail_too_big(size: int, origin: str) -> LimitError | None:
+    max_mail = limits().mail_bytes
+    if size <= max_mail:
+        return None
+    return LimitError(origin, f"one mail of {megabytes(size)} is over the limit of {megabytes(max_mail)} "
+                              "(REVIEWTOOL_MAX_MAIL_MB)")
+
+
+_MULTIPART_RE = re.compile(rb"^content-type:[ \t]*multipart/", re.I | re.M)
+_BOUNDARY_RE = re.compile(rb'boundary[ \t]*=[ \t]*(?:"([^"\r\n]{1,200})"|([^\s;"]{1,200}))', re.I)
+
+
+def mime_depth(data: bytes) -> int:
+    """How deep the mail's multipart parts nest, read line by line as a MIME parser reads the
+    delimiters (the email package's parser recurses once per level)."""
+    stack: list[bytes] = []
+    where: dict[bytes, int] = {}
+    deepest, in_head, head = 0, True, []
+    for line in data.split(b"\n"):
+        line = line.rstrip(b"\r")
+        if in_head:
+            if line.strip():
+                head.append(line)
+                continue
+            in_head, block, head = False, b"\n".join(head), []
+            m = _BOUNDARY_RE.search(block) if _MULTIPART_RE.search(block) else None
+            if m:
+                b = m.group(1) or m.group(2)
+                where[b] = len(stack)
+                stack.append(b)
+                deepest = max(deepest, len(stack))
+            continue
+        if not stack or not line.startswith(b"--"):
+            continue
+        token = line[2:].rstrip()
+        closing = token.endswith(b"--") and token[:-2] in where
+        name = token[:-2] if closing else token
+        if name not in where:
+            continue
+        keep = where[name] + (0 if closing else 1)
+        for b in stack[keep:]:
+            where.pop(b, None)
+        del stack[keep:]
+        in_head = not closing  # a part starts: its headers follow
+    return deepest
+
+
+def _over_limits(raw: RawMail) -> LimitError | None:
+    """The limit one mail is over, read without parsing it: size, line length, header fields,
+    MIME depth. Each costs nothing for the mails of ordinary size and shape."""
+    too_big = mail_too_big(raw.unread or len(raw.data), raw.origin)
+    if too_big is not None:
+        return too_big
+    lim, data = limits(), raw.data
+    if len(data) > lim.line_bytes and _longest_line_over(data, lim.line_bytes):
+        return LimitError(raw.origin, f"a line of over {megabytes(lim.line_bytes)} is over the line limit "
+                                      "(REVIEWTOOL_MAX_LINE_KB)")
+    end = data.find(b"\n\n")
+    head = data if end < 0 else data[:end]
+    if head.count(b"\n") >= lim.header_fields:
+        fields = sum(1 for line in head.split(b"\n") if line[:1] not in (b" ", b"\t", b""))
+        if fields > lim.header_fields:
+            return LimitError(raw.origin, f"{fields} header fields are over the limit of {lim.header_fields} "
+                                          "(REVIEWTOOL_MAX_HEADERS)")
+    if len(_MULTIPART_RE.findall(data, 0, len(data))) > lim.mime_depth:
+        depth = mime_depth(data)
+        if depth > lim.mime_depth:
+            return LimitError(raw.origin, f"MIME parts nest {depth} deep, over the limit of {lim.mime_depth} "
+                                          "(REVIEWTOOL_MAX_MIME_DEPTH)")
+    return None
+
+
+def _longest_line_over(data: bytes, cap: int) -> bool:
+    start = 0
+    while True:
+        i = data.find(b"\n", start)
+        if (len(data) if i < 0 else i) - start > cap:
+            return True
+        if i < 0:
+            return False
+        start = i + 1
+
+
 def parse_mail(raw: RawMail) -> tuple[EmailMessage | None, bool]:
     """One mail, parsed, with a Message-ID; (None, False) when it is not a mail at all. The flag
-    says the Message-ID was synthesized for a format-patch file, which still needs threading."""
-    max_mail = limits().mail_bytes
-    if len(raw.data) > max_mail:
-        raise InputError(f"{raw.origin}: one mail of {len(raw.data) // (1024 * 1024)} MB is over the limit of "
-                         f"{max_mail // (1024 * 1024)} MB (REVIEWTOOL_MAX_MAIL_MB)")
-    msg = message_from_bytes(raw.data, MAIL_POLICY)
+    says the Message-ID was synthesized for a format-patch file, which still needs threading.
+    InputError when the mail is over a limit (limits.py)."""
+    over = _over_limits(raw)
+    if over is not None:
+        raise over
+    try:
+        msg = message_from_bytes(raw.data, MAIL_POLICY)
+    except RecursionError as exc:  # nesting the depth count did not see (message/rfc822 in message/rfc822...)
+        raise LimitError(raw.origin, "MIME parts nest too deeply to read (REVIEWTOOL_MAX_MIME_DEPTH)") from exc
     if not msg.keys():
         return None, False
     if message_id_of(msg):

@@ -13,14 +13,15 @@ import email.parser
 import email.utils
 import gzip
 import hashlib
+import os
 import re
-import shutil
 from dataclasses import dataclass
 from datetime import timezone
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
 from ..errors import InputError
+from ..limits import limits
 from . import files
 from .files import MAIL_POLICY, SYNTHETIC_DOMAIN, RawMail
 
@@ -57,6 +58,7 @@ class MailHead:
     date: float | None  # POSIX timestamp
     change_id: str | None
     synthesized: bool = False  # the mail had no Message-ID (git format-patch output)
+    has_diff: bool = False  # its body carries a diff, as `check` (threads.is_patch_mail) reads it
 
 
 def raw_mail(ref: MailRef, fh: BinaryIO) -> RawMail:
@@ -71,6 +73,11 @@ def raw_mail(ref: MailRef, fh: BinaryIO) -> RawMail:
 
 
 _WANTED = frozenset({b"message-id", b"in-reply-to", b"references", b"subject", b"from", b"date"})
+HEAD_BYTES = 1 << 20  # header bytes kept per mail: References of a 20,000-mail thread fit; a mail
+# with more is over the header or line limit, which its review says (files.parse_mail)
+_DIFF_LINE_RE = re.compile(rb"^(diff --git |Index: \S)")
+_ENCODED_RE = re.compile(rb"^content-transfer-encoding:[ \t]*(quoted-printable|base64)|^content-type:[ \t]*multipart",
+                         re.M | re.I)
 _MSGID_RES = (re.compile(r"<([^<>\s]+)>"), re.compile(r"(?<!\S)(\S+@\S+)"))  # as files.message_id_of
 
 
@@ -108,7 +115,25 @@ def _whole(ref: MailRef) -> bytes:
         return raw_mail(ref, fh).data
 
 
-def _head(ref: MailRef, head: bytes, change_id: bytes | None, whole: bytes | None = None) -> MailHead | None:
+def _digest_of(ref: MailRef, whole: bytes | None) -> str:
+    """sha256 of the mail's bytes as the parser gets them (rare: a mail without a Message-ID is
+    read again). One over the mail limit is hashed as it streams: its review refuses it."""
+    if whole is not None:
+        return hashlib.sha256(whole).hexdigest()
+    if ref.length <= limits().mail_bytes:
+        return hashlib.sha256(_whole(ref)).hexdigest()
+    h = hashlib.sha256()
+    with open(ref.path, "rb") as fh:
+        fh.seek(ref.offset)
+        left = ref.length
+        while left > 0 and (chunk := fh.read(min(left, 1 << 20))):
+            h.update(chunk)
+            left -= len(chunk)
+    return h.hexdigest()
+
+
+def _head(ref: MailRef, head: bytes, change_id: bytes | None, whole: bytes | None = None,
+          has_diff: bool = False) -> MailHead | None:
     f = _fields(head)
     if not f and not _HEADER_PARSER.parsebytes(head).keys():
         return None  # not a mail (files.parse_mails skips these too)
@@ -118,8 +143,7 @@ def _head(ref: MailRef, head: bytes, change_id: bytes | None, whole: bytes | Non
     synthesized = False
     if not msgid:
         # The same id files.parse_mails gives it: a hash of the mail's bytes.
-        data = whole if whole is not None else _whole(ref)  # rare: read the mail again
-        msgid = f"{hashlib.sha256(data).hexdigest()[:24]}@{SYNTHETIC_DOMAIN}"
+        msgid = f"{_digest_of(ref, whole)[:24]}@{SYNTHETIC_DOMAIN}"
         synthesized = True
     irt = _IDS_RE.findall(f.get(b"in-reply-to", ""))
     refs = _IDS_RE.findall(f.get(b"references", ""))
@@ -130,18 +154,44 @@ def _head(ref: MailRef, head: bytes, change_id: bytes | None, whole: bytes | Non
             date = (d if d.tzinfo else d.replace(tzinfo=timezone.utc)).timestamp()
         except (TypeError, ValueError, IndexError, OverflowError):
             date = None
+    subject = _decoded(f.get(b"subject", ""))
+    if not has_diff and _ENCODED_RE.search(head) and _might_be_a_patch(subject):
+        has_diff = _decoded_body_has_diff(ref, whole)  # rare: a diff in base64, QP or a MIME part
     return MailHead(ref=ref, msgid=msgid, parents=tuple(irt + refs), in_reply_to=irt[0] if irt else None,
-                    subject=_decoded(f.get(b"subject", "")), sender=_decoded(f.get(b"from", "")).lower(),
+                    subject=subject, sender=_decoded(f.get(b"from", "")).lower(),
                     date=date, change_id=change_id.decode("ascii", "replace") if change_id else None,
-                    synthesized=synthesized)
+                    synthesized=synthesized, has_diff=has_diff)
 
 
-def _lines(fh: BinaryIO) -> Iterator[tuple[bytes, bytes | None]]:
-    """Each line with the one after it (None at the end): separators are recognised by both."""
-    prev = fh.readline()
+def _might_be_a_patch(subject: str) -> bool:
+    """Whether the body decides (threads.is_patch_mail): not a reply, no PATCH prefix."""
+    from ..model.subject import parse_subject
+
+    s = parse_subject(subject)
+    return not s.reply and not s.is_patch
+
+
+def _decoded_body_has_diff(ref: MailRef, whole: bytes | None) -> bool:
+    """threads.is_patch_mail's own answer, for a mail whose body must be decoded to tell."""
+    from .threads import is_patch_mail
+
+    if ref.length > limits().mail_bytes:
+        return False  # over the mail limit: its review says so
+    try:
+        msg, _ = files.parse_mail(RawMail(whole if whole is not None else _whole(ref), ref.origin))
+        return msg is not None and is_patch_mail(msg)
+    except Exception:  # noqa: BLE001 - hostile mail: the review of its thread reports it
+        return False
+
+
+def _lines(fh: BinaryIO, cap: int) -> Iterator[tuple[bytes, bytes | None]]:
+    """Each line with the one after it (None at the end): separators are recognised by both. A
+    line longer than `cap` comes in pieces of `cap` bytes, so no line is ever held whole: a piece
+    after the first never follows a blank line, so it is never taken for a separator."""
+    prev = fh.readline(cap)
     if not prev:
         return
-    for line in fh:
+    while line := fh.readline(cap):
         yield prev, line
         prev = line
     yield prev, None
@@ -155,19 +205,23 @@ def scan_mbox(path: str, fh: BinaryIO, start: int, label: str, first_line: bytes
     (`start`) is given the file's own first line, which decides the separator rule."""
     fh.seek(start)
     pos = start
+    cap = limits().input_bytes  # nothing past it is read (limit_notes says so)
     strict = mboxrd = False
     mail_start, fp = start, False
     head: list[bytes] = []
-    in_head, change_id, prev_blank, first = True, None, True, True
+    in_head, change_id, prev_blank, first, kept, diff = True, None, True, True, 0, False
+    prev_line = b""
 
     def finish(end: int) -> MailHead | None:
         ref = MailRef(path, mail_start, end - mail_start, True, mboxrd, fp, label)
         raw = b"".join(head)
         if not raw.strip():
             return None
-        return _head(ref, raw, change_id)
+        return _head(ref, raw, change_id, has_diff=diff)
 
-    for line, nxt in _lines(fh):
+    for line, nxt in _lines(fh, _LINE_PIECE):
+        if pos > cap:
+            return  # the mail that crosses the limit is not one: it was not read whole
         if first:
             rule = line if first_line is None else first_line
             strict = bool(files._SEPARATOR_RE.match(rule))
@@ -178,25 +232,42 @@ def scan_mbox(path: str, fh: BinaryIO, start: int, label: str, first_line: bytes
             if not first and (m := finish(pos)) is not None:
                 yield m
             mail_start, fp = pos + len(line), bool(files._FORMAT_PATCH_RE.match(line))
-            head, in_head, change_id, first = [], True, None, False
+            head, in_head, change_id, first, kept, diff = [], True, None, False, 0, False
         elif in_head:
             if line.strip(b"\r\n"):
-                head.append(line)
+                if kept < HEAD_BYTES:
+                    head.append(line)
+                    kept += len(line)
             else:
                 in_head = False
         elif change_id is None and line[:1] in (b"c", b"C") and (m2 := _CHANGE_ID_RE.match(line)):
             change_id = m2.group(1)
+        elif not diff and line[:1] in (b"d", b"I", b"+") and (_DIFF_LINE_RE.match(line) or (
+                line.startswith(b"+++ ") and len(line) > 5 and prev_line.startswith(b"--- ") and len(prev_line) > 5
+                and not prev_line[4:5].isspace() and not line[4:5].isspace())):
+            diff = True
+        prev_line = line
         pos += len(line)
         prev_blank = not line.strip(b"\r\n")
     if not first and (m := finish(pos)) is not None:
         yield m
 
 
-def _single(path: str, data: bytes, offset: int, label: str) -> MailHead | None:
+_LINE_PIECE = 1 << 20  # the longest piece of a line the scan holds
+
+
+_BODY_DIFF_RE = re.compile(rb"^(diff --git |Index: \S|--- \S[^\n]*\n\+\+\+ \S)", re.M)  # threads._DIFF_RE
+
+
+def _single(path: str, data: bytes, offset: int, label: str, size: int | None = None) -> MailHead | None:
+    """One mail file; `size` when only its first part was read (a file over the mail limit)."""
     end = re.search(rb"\r?\n\r?\n", data)
     head = data[: end.start() + 1] if end else data
-    m = re.search(rb"^change-id:[ \t]*(\S+)", data[end.end():] if end else b"", re.M | re.I)
-    return _head(MailRef(path, offset, len(data), label=label), head, m.group(1) if m else None, data)
+    body = data[end.end():] if end else b""
+    m = re.search(rb"^change-id:[ \t]*(\S+)", body, re.M | re.I)
+    ref = MailRef(path, offset, size if size is not None else len(data), label=label)
+    return _head(ref, head, m.group(1) if m else None, data if size is None else None,
+                 has_diff=bool(_BODY_DIFF_RE.search(body)))
 
 
 def probe(fh: BinaryIO, name: str) -> tuple[str, int]:
@@ -233,8 +304,10 @@ def index_file(path: Path, label: str | None = None) -> Iterator[MailHead]:
             yield from scan_mbox(str(path), fh, skip, name)
             return
         fh.seek(skip)
-        whole = fh.read()
-    if (m := _single(str(path), whole, skip, name)) is not None:
+        size = os.fstat(fh.fileno()).st_size - skip
+        over = size > limits().mail_bytes
+        whole = fh.read(HEAD_BYTES if over else -1)  # over the limit: its review refuses it unread
+    if (m := _single(str(path), whole, skip, name, size if over else None)) is not None:
         yield m
 
 
@@ -251,15 +324,44 @@ def mail_files(path: Path) -> list[Path]:
     return [path]
 
 
+def _unpacked(path: Path, scratch: Path) -> Path:
+    return scratch / f"{hashlib.sha256(str(path).encode()).hexdigest()[:16]}-{path.name.removesuffix('.gz')}"
+
+
 def unpack_gzip(path: Path, scratch: Path) -> Path:
-    """A gzip input, streamed into the scratch directory (bounded memory, seekable for workers)."""
-    target = scratch / f"{hashlib.sha256(str(path).encode()).hexdigest()[:16]}-{path.name.removesuffix('.gz')}"
+    """A gzip input, streamed into the scratch directory (bounded memory, seekable for workers),
+    up to one byte past the input limit (a gzip bomb expands no further; limit_notes says so)."""
+    target = _unpacked(path, scratch)
+    left = limits().input_bytes + 1
     try:
         with gzip.open(path, "rb") as src, open(target, "wb") as dst:
-            shutil.copyfileobj(src, dst, 1 << 20)
+            while left > 0 and (chunk := src.read(min(left, 1 << 20))):
+                dst.write(chunk)
+                left -= len(chunk)
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
         raise InputError(f"{path}: corrupt gzip data ({exc})") from exc
     return target
+
+
+def limit_notes(paths: list[Path], scratch: Path, labels: dict[Path, str] | None = None) -> list[str]:
+    """One line for each input file read only up to the input limit (scan_mbox stops there)."""
+    cap, out = limits().input_bytes, []
+    for p in paths:
+        try:
+            files_ = mail_files(p)
+        except InputError:
+            continue
+        for f in files_:
+            try:
+                read = _unpacked(f, scratch) if is_gzip(f) else f
+                size = read.stat().st_size
+            except (OSError, InputError):
+                continue
+            if size > cap:
+                what = "decompresses to more than" if read != f else "is larger than"
+                out.append(f"{(labels or {}).get(f, str(f))} {what} the input limit of {cap // (1024 * 1024)} MB "
+                           "(REVIEWTOOL_MAX_INPUT_MB): only the mails before it were triaged")
+    return out
 
 
 def is_gzip(path: Path) -> bool:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..errors import InputError
+from ..limits import limits
 from ..model.subject import normalized_summary, parse_subject
 from .index import MailHead, index_file, raw_mail
 from .files import RawMail
@@ -76,6 +78,10 @@ def narrowed_raws(path: Path, msgid: str | None) -> list[RawMail] | None:
                 return None
     except OSError:
         return None
+    cap = limits().input_bytes
+    if path.stat().st_size > cap:  # as the whole-file read refuses it (files._read_bytes)
+        raise InputError(f"{path}: {path.stat().st_size} bytes is over the input limit of {cap} bytes "
+                         "(REVIEWTOOL_MAX_INPUT_MB)")
     heads = list(index_file(path))
     threads = _joined(_threads(heads))
     if msgid:
@@ -90,5 +96,7 @@ def narrowed_raws(path: Path, msgid: str | None) -> list[RawMail] | None:
     keys = _keys(chosen)
     keep = [t for t in threads if t is chosen or _keys(t) & keys]
     refs = sorted((h.ref for t in keep for h in t), key=lambda r: r.offset)
-    with open(path, "rb") as fh:
-        return [raw_mail(ref, fh) for ref in refs]
+    big = limits().mail_bytes
+    with open(path, "rb") as fh:  # a mail over the mail limit is never read: parse_mail refuses it by its size
+        return [raw_mail(ref, fh) if ref.length <= big else RawMail(b"", ref.origin, ref.format_patch, unread=ref.length)
+                for ref in refs]

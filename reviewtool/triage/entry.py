@@ -16,12 +16,13 @@ from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import quote
 
-from ..errors import ReviewtoolError
+from ..errors import LimitError, ReviewtoolError
 from ..review import ReviewOptions
 from .group import SeriesGroup, Superseded
 from .status import classify, staleness
 
 DEFAULT_LINK_BASE = "https://lore.kernel.org/all/"
+NESTS_TOO_DEEPLY = "error: input nests too deeply to process"  # cli.main's words for a RecursionError
 
 
 @dataclass(frozen=True)
@@ -90,19 +91,25 @@ def review_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> Reviewe
     from ..sources.files import parse_mails
 
     source = (group.refs[0].label or group.refs[0].path) if group.refs else ""
+    places = [source, *(r.origin for r in raws)]
     try:
         series = build_series(parse_mails(raws), source=source)
+    except LimitError as exc:  # the same bytes are over the same limit (the limits are in the key)
+        return _skipped(exc.what, keep=True)
     except ReviewtoolError as exc:  # the mails themselves: the same bytes fail the same way...
         reason = exc.one_line()
         # ...unless the reason names where they are, which the store's key leaves out
-        places = [source, *(r.origin for r in raws)]
         return _skipped(reason, keep=not any(p and p in reason for p in places))
+    except RecursionError:  # as `check` says it (cli.main); the same bytes nest as deep next time
+        return _skipped(NESTS_TOO_DEEPLY, keep=True)
     except Exception as exc:
         return _internal(exc)
     try:
         review = review_series(series, opts.review)
     except ReviewtoolError as exc:  # the repository, say: it can change without a tree moving
         return _skipped(exc.one_line(), keep=False)
+    except RecursionError:
+        return _skipped(NESTS_TOO_DEEPLY, keep=opts.review.repo is None)
     except Exception as exc:
         return _internal(exc)
     return _reviewed(review, opts)

@@ -136,7 +136,7 @@ def _threads(heads: list[MailHead]) -> list[_Thread]:
     for t in groups.values():
         for h in t.heads:
             s = parse_subject(h.subject)
-            if s.is_patch and not s.reply:
+            if not s.reply and (s.is_patch or h.has_diff):  # what `check` takes for a patch (is_patch_mail)
                 t.patches.append((h, _Subj(s.counter, s.expected, s.revision, s.resend, s.tags,
                                            normalized_summary(s))))
     return list(groups.values())

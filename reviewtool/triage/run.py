@@ -24,14 +24,20 @@ from .group import SeriesGroup
 
 def _read_raws(groups: list[SeriesGroup]) -> list[list]:
     """The mails of each group, read back from the archive by offset."""
+    from ..limits import limits
+    from ..sources.files import RawMail
     from ..sources.index import raw_mail
 
     out = []
     handles: dict[str, Any] = {}
+    cap = limits().mail_bytes
     try:
         for group in groups:
             raws = []
             for ref in group.refs:
+                if ref.length > cap:  # never read: parse_mail refuses it by its size, in one line
+                    raws.append(RawMail(b"", ref.origin, ref.format_patch, unread=ref.length))
+                    continue
                 fh = handles.get(ref.path) or handles.setdefault(ref.path, open(ref.path, "rb"))
                 raws.append(raw_mail(ref, fh))
             out.append(raws)

@@ -88,9 +88,8 @@ def _index_one(f: Path, label: str, scratch: Path, stored: tuple[str, bytes] | N
     if stored is not None and stat is not None:
         try:
             done = _from_store(f, label, stored, stat[0], out)
-        except (ValueError, TypeError, KeyError, zlib.error) as exc:
-            guard.fail(f"a damaged index row for {f} ({type(exc).__name__}); remove the file to start a new store")
-            done = False
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, zlib.error, RecursionError):
+            done = False  # a row that does not decode is a miss: the file is read whole, the row replaced
         if done is not False:
             return done
     path = unpack_gzip(f, scratch) if is_gzip(f) else f
@@ -180,15 +179,30 @@ def _error_row(f: Path, label: str, message: str, maildir: bool) -> tuple[str, b
 
 def _encode(pairs: list[tuple[MailHead, bytes]]) -> bytes:
     rows = [[h.ref.offset, h.ref.length, h.ref.in_mbox, h.ref.mboxrd, h.ref.format_patch, h.msgid, h.parents,
-             h.in_reply_to, h.subject, h.sender, h.date, h.change_id, h.synthesized, d.hex()] for h, d in pairs]
+             h.in_reply_to, h.subject, h.sender, h.date, h.change_id, h.synthesized, d.hex(), h.has_diff]
+            for h, d in pairs]
     return zlib.compress(json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode(), 1)
 
 
 def _decode(blob: bytes, f: Path, label: str) -> list[tuple[MailHead, bytes]]:
+    """The row's mails; ValueError when it does not decode to mails (its CRC only says it is the
+    row that was written)."""
     path = str(f)
     out = []
-    for off, length, in_mbox, rd, fp, msgid, parents, irt, subject, sender, date, cid, synth, d in json.loads(
+    for off, length, in_mbox, rd, fp, msgid, parents, irt, subject, sender, date, cid, synth, d, diff in json.loads(
             zlib.decompress(blob)):
+        if not (_is_int(off) and _is_int(length) and off >= 0 and length >= 0
+                and all(isinstance(b, bool) for b in (in_mbox, rd, fp, synth, diff))
+                and all(isinstance(t, str) for t in (msgid, subject, sender, d))
+                and all(t is None or isinstance(t, str) for t in (irt, cid))
+                and isinstance(parents, list) and all(isinstance(p, str) for p in parents)
+                and (date is None or isinstance(date, (int, float)) and not isinstance(date, bool))):
+            raise ValueError("not a mail of the index")
         ref = MailRef(path, off, length, in_mbox, rd, fp, label)
-        out.append((MailHead(ref, msgid, tuple(parents), irt, subject, sender, date, cid, synth), bytes.fromhex(d)))
+        out.append((MailHead(ref, msgid, tuple(parents), irt, subject, sender, date, cid, synth, diff),
+                    bytes.fromhex(d)))
     return out
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
