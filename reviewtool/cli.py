@@ -82,6 +82,14 @@ def main(argv: list[str] | None = None) -> int:
         return _fail("error: out of memory while processing the input", EXIT_INPUT)
     except Exception as exc:  # a bug: still one line, with a distinct code so tests catch it
         return _fail(f"internal error: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}", 3)
+    try:
+        sys.stdout.flush()  # what a command printed last: a full disk must be one line too
+    except BrokenPipeError:
+        return 0
+    except OSError as exc:
+        from .render.output import stdout_failed
+
+        return _fail(stdout_failed(exc).one_line(), EXIT_INPUT)
     return rv if isinstance(rv, int) else 0
 
 

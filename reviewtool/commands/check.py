@@ -10,7 +10,7 @@ import typer
 
 from ..context.repo_options import repo_or_default, tree_overrides
 from ..render import render_review
-from ..render.output import emit
+from ..render.output import emit, refuse_clobbering
 from ..review import ReviewOptions, load_series, review_series
 from ..sources.lore import FetchOptions, parse_duration
 
@@ -30,7 +30,8 @@ def check(
     revision: Optional[int] = typer.Option(None, "--revision", "-v", min=1,
                                            help="Review this revision (default: the newest)."),
     fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", readable=False,
+                                          help="Write to this file (never the input)."),
     profile: Optional[str] = typer.Option(None, "--profile", "-p",
                                           help="Target project profile (see `reviewtool rules`)."),
     select: list[str] = typer.Option([], "--select", help="Only these rules or families."),
@@ -67,6 +68,7 @@ def check(
                             repo=repo_or_default(repo), trees=tree_overrides(tree))
     fetch = FetchOptions(lore_url=lore_url, latest=latest, cache_ttl_s=parse_duration(cache_ttl, "--cache-ttl"),
                          no_cache=no_cache, offline=offline, timeout_s=timeout, quiet=quiet)
+    refuse_clobbering(output, [Path(source)] if Path(source).exists() else [])
     series = load_series(source, options, fetch)
     review = review_series(series, options)
     emit(render_review(review, fmt.value), fmt.value, output)

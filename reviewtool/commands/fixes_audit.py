@@ -115,7 +115,7 @@ def fixes_audit(
     tree: list[str] = typer.Option([], "--tree", metavar="NAME=REF", help="The ref tracking a tree (repeatable)."),
     profile: str = typer.Option("generic", "--profile", "-p", help="Profile whose trees and rule settings apply."),
     fmt: AuditFormat = typer.Option(AuditFormat.text, "--format", "-f", help="Output format."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", readable=False, help="Write to this file."),
     select: list[str] = typer.Option([], "--select", help="Only these rules (fixes-introduced-in is opt-in)."),
     ignore: list[str] = typer.Option([], "--ignore", help="Skip these rules."),
 ) -> int:

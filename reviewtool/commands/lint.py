@@ -99,7 +99,7 @@ def lint(
     reroll: Optional[int] = typer.Option(None, "--reroll-count", "-v", min=1, help="The revision: [PATCH vN]."),
     rfc: bool = typer.Option(False, "--rfc", help="Lint as [RFC PATCH]."),
     fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", readable=False, help="Write to this file."),
     profile: Optional[str] = typer.Option(None, "--profile", "-p", help="Target project profile."),
     select: list[str] = typer.Option([], "--select", help="Only these rules or families."),
     ignore: list[str] = typer.Option([], "--ignore", help="Skip these rules or families."),

@@ -40,7 +40,8 @@ def triage(
     query: Optional[str] = typer.Option(None, "--query", help="A public-inbox search on the configured server, "
                                                               "e.g. 's:\"PATCH net\" d:7.days.ago..'."),
     fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", readable=False,
+                                          help="Write to this file (never an input or the store)."),
     sort: Sort = typer.Option(Sort.status, "--sort", help="Row order: status, age (oldest first) or tree."),
     status: list[str] = typer.Option([], "--status", help="Only list series with this status (repeatable)."),
     stale_days: int = typer.Option(14, "--stale-days", min=1, help="Days without any mail before a series "
@@ -66,7 +67,7 @@ def triage(
     pw_context: str = typer.Option("reviewtool", "--pw-context", help="patchwork check context name."),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
                                             help="Progress bar on stderr (default: when stderr is a terminal)."),
-    store: Optional[Path] = typer.Option(None, "--store", metavar="PATH",
+    store: Optional[Path] = typer.Option(None, "--store", metavar="PATH", readable=False,  # said by the store itself
                                          help="The result store (SQLite) to reuse reviews from and keep them in. "
                                               "Default: $XDG_CACHE_HOME/reviewtool/triage.sqlite."),
     no_store: bool = typer.Option(False, "--no-store", help="Review every series; neither read nor write the store."),
@@ -85,6 +86,7 @@ def triage(
     from ..triage import reuse
     from ..triage.group import group_archive
     from ..triage.store import default_path
+    from ..sources.index import limit_notes
     from ..triage.store_index import index_archive
     from ..triage.inputs import fetch_msgids, read_msgid_file, search
     from ..triage.output import render_chunks, write_report
@@ -113,6 +115,11 @@ def triage(
         trees[name] = ref
     if repo is not None and not repo.is_dir():
         raise InputError(f"--repo {repo}: no such directory")
+    from ..render.output import refuse_clobbering
+
+    configured_store = store or default_path()
+    refuse_clobbering(output, [Path(s) for s in sources or ()] + ([msgids] if msgids else []),
+                      [configured_store, Path(f"{configured_store}-wal"), Path(f"{configured_store}-shm")])
     when = parse_now(now)
     fetch = FetchOptions(lore_url=lore_url, cache_ttl_s=parse_duration(cache_ttl, "--cache-ttl"),
                          no_cache=no_cache, offline=offline, timeout_s=parse_duration(timeout, "--timeout"),
@@ -144,6 +151,9 @@ def triage(
             grouping = group_archive(indexed.heads)
         if not grouping.messages:
             raise InputError(f"{', '.join(labels)}: no mail messages found")
+        limited = limit_notes(paths, Path(scratch), scratch_labels) + _cap_series(grouping)
+        for line in limited:
+            _say(line)  # a limit that trips is said even when the report goes to a file
         plan = reuse.plan(grouping.series, opts, guard, indexed.digests)
         with _progress(show, len(grouping.series), done=plan.reused) as tick:
             reviewed = reuse.review(plan, grouping.series, opts, guard, pool=pool, on_done=tick)
@@ -153,7 +163,7 @@ def triage(
         for g in grouping.series:
             for item in superseded_entries(g, opts):
                 spool.add(item)
-        notes += [f"skipped a file that is not mail: {why}" for why in skipped_files]
+        notes += [f"skipped a file that is not mail: {why}" for why in skipped_files] + limited
         report = build_report(spool, grouping, opts, inputs=labels, order=sort.value, only=tuple(status),
                               notes=notes)
         if fmt is Format.json:
@@ -192,6 +202,22 @@ def _store(path: Path | None):
         yield guard
     finally:
         guard.close()
+
+
+def _cap_series(grouping) -> list[str]:
+    """Keep the newest REVIEWTOOL_MAX_SERIES series of the archives (the report's ids are counted
+    again from 0); the line that says how many older ones were left out."""
+    from dataclasses import replace
+
+    from ..limits import limits
+
+    cap = limits().archive_series
+    total = len(grouping.series)
+    if total <= cap:
+        return []
+    grouping.series = [replace(g, key=i) for i, g in enumerate(grouping.series[total - cap:])]
+    return [f"the archives hold {total:,} series, over the limit of {cap:,} (REVIEWTOOL_MAX_SERIES): the "
+            f"{total - cap:,} oldest were not triaged"]
 
 
 def _has_reviews(path: Path | None) -> bool:

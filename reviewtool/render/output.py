@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import io
+import os
+import re
 import sys
 from pathlib import Path
-
-import re
 
 from ..errors import InputError
 
@@ -16,6 +17,84 @@ _SURROGATES_RE = re.compile("[\ud800-\udfff]")
 
 def printable(text: str) -> str:
     return _SURROGATES_RE.sub("\ufffd", text)
+
+
+def refuse_clobbering(output: Path | None, inputs: list[Path], keep: list[Path] = ()) -> None:
+    """InputError when `--output` names an input (a file given, or a file inside a directory
+    given: a maildir the next run reads again) or one of `keep` (the result store and its WAL):
+    the report would replace what it was made from."""
+    if output is None:
+        return
+    out = os.path.realpath(output)
+    for path, what in [*((p, "the input") for p in inputs), *((p, "the result store") for p in keep)]:
+        real = os.path.realpath(path)
+        same = out == real or os.path.isdir(real) and out.startswith(real.rstrip(os.sep) + os.sep)
+        try:
+            same = same or os.path.samefile(out, real)
+        except OSError:
+            pass
+        if same:
+            raise InputError(f"--output {output}: is {what} {path}; the report would replace it, so nothing was "
+                             "written (name another file)")
+
+
+class StdoutError(InputError):
+    """Standard output could not be written (a full disk, a file size limit)."""
+
+
+def stdout_failed(exc: OSError) -> StdoutError:
+    """The error to raise for a failed write to stdout. What is still buffered there is sent to
+    /dev/null, so the interpreter's own flush at exit cannot fail again and print a traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+    return StdoutError(f"cannot write to standard output ({exc.strerror or exc})")
+
+
+def _descriptor() -> int | None:
+    """stdout's file descriptor when it is a real file, pipe or terminal (not a test's capture)."""
+    try:
+        return sys.stdout.fileno()
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """os.write until every byte is out: a partial write (a file size limit, a full disk) ends in
+    an OSError, never in a report cut short and exit 0 (a buffered stream took the short write
+    for success and dropped the rest)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def write_stdout(chunks, fmt: str) -> None:
+    """Text (an iterable of chunks) to stdout: rich for the text format (into a string unless
+    stdout is a terminal), plain otherwise; written with os.write, so any failure is seen."""
+    from rich.console import Console
+
+    fd = _descriptor()
+    try:
+        if fd is None or fmt == "text" and os.isatty(fd):
+            console = Console(highlight=False, soft_wrap=True, emoji=False) if fmt == "text" else None
+            for chunk in chunks:
+                console.print(chunk, end="") if console else sys.stdout.write(chunk)
+            sys.stdout.flush()
+            return
+        sys.stdout.flush()  # whatever was printed before goes first
+        for chunk in chunks:
+            if fmt == "text":
+                buffer = io.StringIO()
+                Console(file=buffer, highlight=False, soft_wrap=True, emoji=False).print(chunk, end="")
+                chunk = buffer.getvalue()
+            _write_all(fd, chunk.encode("utf-8", "replace"))
+    except BrokenPipeError:
+        raise  # the reader went away (`| head`): not an error (cli.main)
+    except OSError as exc:
+        raise stdout_failed(exc) from exc
 
 
 def emit(text: str, fmt: str, output: Path | None = None) -> None:
@@ -30,12 +109,6 @@ def emit(text: str, fmt: str, output: Path | None = None) -> None:
         except OSError as exc:
             raise InputError(f"{output}: cannot write ({exc.strerror or exc})") from exc
         return
-    if fmt == "text":
-        from rich.console import Console
-
-        Console(highlight=False, soft_wrap=True, emoji=False).print(text, end="")
-    else:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+    write_stdout([text], fmt)
 
 

@@ -6,7 +6,6 @@ written plain. Markup never spans lines in the templates, so whole lines are con
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -33,20 +32,11 @@ def _lines(chunks: Iterable[str]) -> Iterator[str]:
 
 
 def write_report(chunks: Iterable[str], fmt: str, output: Path | None) -> None:
-    from ..render.output import printable
+    from ..render.output import printable, write_stdout
 
     chunks = (printable(c) for c in chunks)
     if output is None:
-        if fmt == "text":
-            from rich.console import Console
-
-            console = Console(highlight=False, soft_wrap=True, emoji=False)
-            for lines in _lines(chunks):
-                console.print(lines, end="")
-        else:
-            for chunk in chunks:
-                sys.stdout.write(chunk)
-        sys.stdout.flush()
+        write_stdout(_lines(chunks) if fmt == "text" else chunks, fmt)
         return
     try:
         with open(output, "w", encoding="utf-8") as fh:
