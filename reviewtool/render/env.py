@@ -16,9 +16,17 @@ _MD_SPECIAL_RE = re.compile(r"([\\`*_\[\]|~])")
 _MD_LINE_START_RE = re.compile(r"^(\s*(?:\d+)?)([#+\-=]|(?<=\d)[.)])")  # block markup at a line start
 
 
+# Bidirectional controls (embeddings, overrides, isolates, marks): text that reads one way and
+# is stored another ("Trojan Source", CVE-2021-42574). Shown as their code point, as GitHub
+# reveals hidden bidirectional characters, instead of reordering what follows them.
+_BIDI_RE = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
 def strip_controls(value: object) -> str:
-    """Mail text can carry terminal escapes; never let them reach a terminal or a report."""
-    return _ESCAPES_RE.sub("", "" if value is None else str(value))
+    """Mail text can carry terminal escapes and bidirectional controls; never let them reach a
+    terminal or a report (JSON keeps the text as it is: it is data, not a view)."""
+    text = _ESCAPES_RE.sub("", "" if value is None else str(value))
+    return _BIDI_RE.sub(lambda m: f"<U+{ord(m.group(0)):04X}>", text) if _BIDI_RE.search(text) else text
 
 
 def rich_text(value: object) -> str:
