@@ -51,7 +51,7 @@ from email.message import Message
 from email.utils import parseaddr, parsedate_to_datetime
 from typing import Sequence
 
-from .reply_forms import ReplyForm, shipped_forms
+from .reply_forms import ReplyForm, hints, shipped_forms
 from .reply_lists import PARSERS, PatchRef
 
 __all__ = ["Address", "PatchRef", "ReplyAction", "read_reply", "read_reply_text", "tree_parts"]
@@ -145,7 +145,7 @@ def tree_parts(words: str | None) -> tuple[str | None, str | None]:
 
 def _own_lines(body: str) -> tuple[list[str], list[bool]]:
     """The body's lines up to the signature, and for each whether it is quoted."""
-    lines = body.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = body.split("\n")
     end = next((i for i, line in enumerate(lines) if _SIGNATURE_RE.fullmatch(line)), len(lines))
     lines = lines[:end]
     # ">From " is an mbox's escape of a line starting "From ", not a quote
@@ -186,10 +186,8 @@ def _reason(form: ReplyForm, own: list[str], i: int) -> str | None:
 
 
 def _match(form: ReplyForm, lines: list[str], quoted: list[bool], i: int):
-    if quoted[i] or (form.alone and not _alone(lines, quoted, i)):
-        return None
     m = form.line.fullmatch(lines[i])
-    if m is None:
+    if m is None or (form.alone and not _alone(lines, quoted, i)):
         return None
     state = form.state_of(m.groupdict().get("state"))
     if state is None:
@@ -215,11 +213,24 @@ def read_reply_text(*, sender: str, date: datetime | str | None, subject: str = 
                     references: Sequence[str] = (), forms: Sequence[ReplyForm] | None = None) -> ReplyAction | None:
     """The action the reply states, or None; see the module docstring."""
     del subject  # part of the API: forms match the body; a later form may read it
-    forms = shipped_forms() if forms is None else forms
-    lines, quoted = _own_lines(body or "")
+    forms = shipped_forms() if forms is None else tuple(forms)
+    text = (body or "").replace("\r\n", "\n").replace("\r", "\n")
+    words = hints(forms)
+    if words is not None:
+        low = text.lower()
+        if not any(w in low for w in words):
+            return None
+    lines, quoted = _own_lines(text)
     who = address(sender)
     for i in range(len(lines)):
+        if quoted[i]:
+            continue
+        low = lines[i].lower()
+        if words is not None and not any(w in low for w in words):
+            continue
         for form in forms:
+            if form.hints and not any(w in low for w in form.hints):
+                continue
             hit = _match(form, lines, quoted, i)
             if hit is None:
                 continue

@@ -21,10 +21,11 @@ STATES = ("applied", "changes-requested", "superseded", "rejected", "deferred", 
 LISTS = ("commit-lines", "korg-summary", "b4-summary", "pw-list")
 TRUSTS = ("form", "applier", "thread")
 REASONS = ("above", "around")
-_KEYS = {"name", "line", "state", "states", "by", "list", "trust", "reason", "alone", "needs_list", "ignore_case"}
+_KEYS = {"name", "line", "state", "states", "by", "list", "trust", "reason", "alone", "needs_list", "ignore_case",
+         "hint"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared by identity: forms are compiled once and shared
 class ReplyForm:
     name: str
     line: re.Pattern[str]
@@ -36,6 +37,7 @@ class ReplyForm:
     reason: str | None = None
     alone: bool = False
     needs_list: bool = False
+    hints: tuple[str, ...] = ()  # words (lower case) of which every line this form matches holds one
     origin: str = ""
 
     def state_of(self, word: str | None) -> str | None:
@@ -78,13 +80,28 @@ def _form(t: Any, origin: str) -> ReplyForm:
     return ReplyForm(name=t["name"], line=line, state=state, states={str(k): str(v) for k, v in states.items()},
                      by=_compile(t["by"], flags, f"{what}: by") if "by" in t else None, list=t.get("list"),
                      trust=t.get("trust", "form"), reason=t.get("reason"), alone=bool(t.get("alone")),
-                     needs_list=bool(t.get("needs_list")), origin=origin)
+                     needs_list=bool(t.get("needs_list")), hints=_hints(t.get("hint", ()), what), origin=origin)
 
 
 @lru_cache(maxsize=1)
 def shipped_forms() -> tuple[ReplyForm, ...]:
     text = resources.files("reviewtool.data").joinpath("reply-forms.toml").read_text(encoding="utf-8")
     return tuple(_form(t, "reply-forms.toml") for t in tomllib.loads(text)["forms"])
+
+
+def _hints(value: Any, what: str) -> tuple[str, ...]:
+    words = [value] if isinstance(value, str) else value
+    if not isinstance(words, (list, tuple)) or not all(isinstance(w, str) and w for w in words):
+        raise ConfigError(f"{what}: hint must be a word or a list of words")
+    return tuple(w.lower() for w in words)
+
+
+def hints(forms: tuple[ReplyForm, ...]) -> tuple[str, ...] | None:
+    """The words (lower case) of which a line must hold one for some form to match it, or None
+    when a form gives no `hint` (then every line is tried)."""
+    if any(not f.hints for f in forms):
+        return None
+    return tuple(sorted({w for f in forms for w in f.hints}))
 
 
 def load_forms(extra: Iterable[dict[str, Any]] = (), origin: str = "profile") -> tuple[ReplyForm, ...]:
