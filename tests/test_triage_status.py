@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from conftest import CORPUS
-from mailfactory import Mail, patch_body, series_mails, thread, write
+from mailfactory import DEFAULT_DIFF, Mail, patch_body, series_mails, thread, write
 
 NOW = "2026-11-05T12:00:00Z"
 T0 = datetime(2026, 11, 2, 10, tzinfo=timezone.utc)
@@ -15,6 +15,10 @@ RULES = ("--select", "series", "--select", "signoff")  # keep the statuses indep
 
 
 def series(name: str, n: int = 2, *, tree: str = "net-next", version: int = 1, cover: bool = True, **kw):
+    # Each series changes its own line: one author's series with the same diff are reposts of one
+    # patch to triage (grouping links them by sender address, files and changed lines).
+    own = patch_body(diff=DEFAULT_DIFF.replace("bar(dev, 0);", f"bar(dev, 0); /* {name} */"))
+    kw.setdefault("bodies", {i: own for i in range(1, n + 1)})
     mails = series_mails(n, tree=tree, version=version, cover=cover,
                          subjects={i: f"{name}: change {i}" for i in range(1, n + 1)}, **kw)
     if cover:
