@@ -27,6 +27,7 @@ class Review:
     context_notes: tuple[str, ...] = ()  # what the context could not do (e.g. shallow clone)
     extras: dict[str, Any] = field(default_factory=dict)  # stage-specific data for renderers
     verdict: Any = None  # verdict.Verdict: status, next step, per-patch classification
+    reply_state: dict[str, Any] | None = None  # what the maintainers settled (context/reply_state.state_data)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
@@ -154,7 +155,13 @@ def review_series(series: Series, options: ReviewOptions) -> Review:
         for close in ctx.closers:
             close()
     from .verdict import series_verdict
+    from .verdict_state import from_findings
 
+    state = ctx.reply_state or from_findings(series, findings)
+    if state is not None and state["form"] == "already-applied":
+        spec = ctx.profile.series_tree(series)
+        state = {**state, "tree": spec.name if spec else None}
     return Review(series=series, profile=ctx.profile, profile_reason=reason, findings=tuple(findings),
                   not_checked=tuple(not_checked), rules_run=tuple(r.name for r in rules),
-                  context_notes=notes, verdict=series_verdict(series, findings, ctx.classification))
+                  context_notes=notes, verdict=series_verdict(series, findings, ctx.classification, state),
+                  reply_state=state)

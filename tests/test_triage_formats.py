@@ -40,7 +40,7 @@ def test_text_table_lists_every_series_with_its_next_step(tmp_path, cli):
     assert "STATUS" in out and "SUBJECT" in out
     for status in ("ready", "needs-review", "needs-revision", "incomplete", "stale", "superseded"):
         assert f"\n{status}" in out, status
-    assert "→ apply it" in out and "changes requested by Mae Maintainer" in out
+    assert "→ apply it" in out and "changes requested on patch 2 by Mae Maintainer" in out
 
 
 def test_text_to_a_file_is_plain_and_escapes_markup(tmp_path, cli):

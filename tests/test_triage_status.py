@@ -52,7 +52,7 @@ def build_archive(tmp_path):
     # needs-revision by an error finding: no Signed-off-by
     parts.append(thread(*series("nosob", 1, cover=False, bodies={1: patch_body(trailers="")}),
                         domain="nosob.example", start=T0))
-    # needs-revision by a maintainer's `pw-bot: cr`, although patch 1 got a Reviewed-by
+    # changes-requested by a maintainer's `pw-bot: cr`, although patch 1 got a Reviewed-by
     cr = series("asked")
     parts.append(thread(*cr, domain="asked.example", start=T0)
                  + "\n" + thread(reply("Re: " + cr[1].subject, "Reviewed-by: Rita Reviewer <rita@example.org>\n",
@@ -107,12 +107,15 @@ def test_needs_revision_for_error_findings(report):
     assert any(r["code"] == "errors" and "signed-off-by-missing" in r["rules"] for r in item["reasons"])
 
 
-def test_needs_revision_when_a_reviewer_asks_for_changes(report):
+def test_changes_requested_when_a_reviewer_says_pw_bot_cr(report):
     item = status_of(report, "asked")
-    assert item["status"] == "needs-revision" and item["counts"]["errors"] == 0
-    asked = next(r for r in item["reasons"] if r["code"] == "changes-requested")
-    assert asked["by"] == "Mae Maintainer <mae@kernel.org>" and asked["evidence"] == "pw-bot: cr"
-    assert asked["msgid"] == "cr@mae.example" and asked["patch"] == 2
+    assert item["status"] == "changes-requested" and item["counts"]["errors"] == 0
+    state = item["state"]
+    assert state["by"] == "Mae Maintainer <mae@kernel.org>" and state["evidence"] == "pw-bot: cr"
+    assert state["msgid"] == "cr@mae.example" and state["patches"] == [2] and state["form"] == "pw-bot"
+    assert state["reason"] == "This takes the lock twice."  # the first line of the reviewer's words
+    assert {"code": "state", **state} == item["reasons"][0]
+    assert item["verdict"]["status"] == "changes-requested" and "Wait for a new revision" in item["verdict"]["next_step"]
 
 
 def test_incomplete(report):
@@ -134,8 +137,9 @@ def test_superseded(report):
 
 
 def test_counts_cover_every_status(report):
-    assert report["counts"] == {"ready": 1, "needs-review": 2, "needs-revision": 2, "wrong-tree": 0,
-                                "incomplete": 1, "stale": 1, "superseded": 1}
+    assert report["counts"] == {"ready": 1, "needs-review": 2, "needs-revision": 1, "wrong-tree": 0,
+                                "incomplete": 1, "changes-requested": 1, "stale": 1, "deferred": 0,
+                                "applied": 0, "rejected": 0, "superseded": 1}
 
 
 def test_stale_days_is_configurable(tmp_path, cli):

@@ -89,6 +89,7 @@ def triage(
     from ..triage.inputs import fetch_msgids, read_msgid_file, search
     from ..triage.output import render_chunks, write_report
     from ..triage.report import build_report, json_chunks, parse_now, patchwork_checks
+    from ..triage.earlier_states import orphan_states
     from ..triage.entry import entry
     from ..triage.run import TriageOptions, superseded_entries, worker_pool
     from ..triage.spool import Spool
@@ -150,12 +151,12 @@ def triage(
         spool = Spool()
         for g, r in zip(grouping.series, reviewed):
             spool.add_packed(entry(g, r, opts))
-        for g in grouping.series:
-            for item in superseded_entries(g, opts):
+        for g, r in zip(grouping.series, reviewed):
+            for item in superseded_entries(g, opts, r):
                 spool.add(item)
         notes += [f"skipped a file that is not mail: {why}" for why in skipped_files]
         report = build_report(spool, grouping, opts, inputs=labels, order=sort.value, only=tuple(status),
-                              notes=notes)
+                              notes=notes, orphan_states=orphan_states(grouping.orphans, opts))
         if fmt is Format.json:
             chunks = json_chunks(report)
         elif fmt is Format.patchwork:
