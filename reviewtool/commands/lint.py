@@ -158,7 +158,8 @@ EPILOG = """Examples:
   reviewtool lint origin/main..HEAD --prefix net -v 2
   reviewtool lint --suggest   # corrected trailers, as a patch
 
-Reference: docs/lint.md"""
+More: `reviewtool rules` lists every rule; docs/lint.md in reviewtool's source describes
+the hook and CI set-ups."""
 
 
 def register(app: typer.Typer) -> None:

@@ -74,10 +74,11 @@ def triage(
                                     help="Say on stderr how many series were reused and reviewed; alone, describe "
                                          "the store."),
 ) -> int:
-    """Triage many series at once: ready, needs review or revision, wrong tree, incomplete, stale.
+    """Triage many series at once: ready, needs review or revision, applied, sent back, stale.
 
-    Every series of the archive gets one status and its next step; earlier revisions are listed as
-    superseded.
+    Every series of the archive gets one status and its next step; what the maintainers' replies
+    settled comes first (applied, changes requested, deferred, rejected); earlier revisions are
+    listed as superseded.
 
     Exit codes: 0 no triaged series has error-level findings, 1 some have, 2 unusable input.
     """
@@ -263,7 +264,8 @@ EPILOG = """Examples:
   reviewtool triage ~/Mail/netdev/ --jobs 2 -f html -o triage.html
   reviewtool triage --msgids queue.txt --repo ~/linux --tree net=net/main
 
-Reference: docs/triage.md"""
+More: docs/triage.md in reviewtool's source describes the statuses, the formats and
+the result store."""
 
 
 def register(app: typer.Typer) -> None:
