@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from datetime import datetime, timezone
 from pathlib import Path
@@ -117,15 +117,22 @@ def load_series(source: str, options: ReviewOptions, fetch: Any = None) -> Serie
 def load_series_from_path(path: Path, options: ReviewOptions) -> Series:
     from .model.b4adapter import build_series
     from .model.own import plain_series
-    from .sources.files import load_messages, parse_mails
-    from .sources.narrow import narrowed_raws
-    from .sources.threads import select_thread
+    from .sources.files import load_messages, message_id_of, parse_mails
+    from .sources.narrow import narrow
+    from .sources.threads import heads_of, select_thread, series_outside, skipped_note
 
-    raws = narrowed_raws(path, options.msgid)
-    msgs = parse_mails(raws) if raws is not None else load_messages(path)
+    narrowed = narrow(path, options.msgid)
+    msgs = parse_mails(narrowed.raws) if narrowed is not None else load_messages(path)
     selected = select_thread(msgs, options.msgid, str(path))
     plain = plain_series(selected, source=str(path)) if options.revision is None else None
-    return plain or build_series(selected, revision=options.revision, source=str(path))
+    series = plain or build_series(selected, revision=options.revision, source=str(path))
+    if options.msgid:
+        return series
+    # Which other series the input holds: the mails parsed, and those narrowing left out.
+    chosen = {message_id_of(m) for m in selected}
+    heads = heads_of(msgs) + (narrowed.outside if narrowed is not None else [])
+    note = skipped_note(series_outside(heads, chosen))
+    return replace(series, notes=series.notes + (note,)) if note else series
 
 
 def build_context(series: Series, options: ReviewOptions) -> tuple[Context, str, tuple[str, ...]]:
