@@ -59,6 +59,15 @@ def test_markdown_links_threads_and_escapes_html(tmp_path, cli):
     assert "- **Next:** apply it" in out
 
 
+def test_html_says_what_was_not_checked_once(tmp_path, cli):
+    """Every series of an archive triaged without --repo misses the same checks: one line for
+    the page, not one per series."""
+    res = cli("triage", build_archive(tmp_path), "--now", NOW, "--format", "html")
+    out = res.out
+    assert out.count("Not checked") == 1 and "Not checked in any series: " in out
+    assert "already-applied" in out.split("Not checked in any series: ", 1)[1].split("</p>", 1)[0]
+
+
 def test_html_is_self_contained_and_escapes_mail_text(tmp_path, cli):
     out = run(cli, hostile_archive(tmp_path), "--format", "html").out
     assert out.lstrip().startswith("<!doctype html>")
