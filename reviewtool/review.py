@@ -138,11 +138,17 @@ def load_series_from_path(path: Path, options: ReviewOptions) -> Series:
 def build_context(series: Series, options: ReviewOptions) -> tuple[Context, str, tuple[str, ...]]:
     profiles = load_profiles(options.repo)
     first = series.first
-    recipients = (first.to + first.cc) if first else ()
+    sent = (first.to + first.cc) if first else ()
+    # lint: where MAINTAINERS routes the files (b4 prep --auto-to-cc would send there), after
+    # the recipients already configured
+    routed = tuple(options.settings.get("routed_recipients") or ())
     profile, reason = select_profile(profiles, name=options.profile,
-                                     tags=first.subject.tags if first else (), recipients=recipients,
+                                     tags=first.subject.tags if first else (), recipients=sent + routed,
                                      repo=options.repo,
                                      config=options.repo_facts.config if options.repo_facts else None)
+    address = reason.removeprefix("sent to ") if reason.startswith("sent to ") else None
+    if address and address in {a.lower() for a in routed} and not any(address in a.lower() for a in sent):
+        reason = f"MAINTAINERS lists {address} for the files (b4 prep --auto-to-cc would send there)"
     fields: dict[str, Any] = {"profile": profile, "unavailable": {}, "notes": [], "closers": []}
     for stage in context_stages():
         stage(series, options, fields)
