@@ -93,16 +93,20 @@ def posting_state(thread: Thread, msgid: str, profile) -> dict[str, Any] | None:
 
 def earlier_states(group, msgs: Sequence[Message], profile, triaged: Iterable[str] = ()) -> list[dict[str, Any]]:
     """An "earlier-state" reason for each posting of the group other than the triaged one
-    (`triaged`: its mails' ids) that a reply settled: its superseded postings, a patch posted
+    (`triaged`: the ids of its mails and of the replies the review read) that a reply settled: its superseded postings, a patch posted
     into the thread that the series does not take, and a posting the archive lacks (revision
     None: a v1 sent before the archive starts, answered "Patch set to Changes Requested.")."""
     from ..context.reply_state import forms_for, state_data
+    from ..sources.files import message_id_of
 
+    triaged = set(triaged)
+    if not group.superseded and all(message_id_of(m) in triaged for m in msgs):
+        return []  # every mail is the series' own or a reply the review read: nothing else to settle
     thread = Thread(msgs, forms_for(profile))
     if not thread.actions:
         return []
     out = []
-    done = set(triaged)
+    done = {m for m in triaged if m in thread.patches}
     for s in group.superseded:
         done |= {p.msgid for p in thread.posting(s.msgid)}
         state = posting_state(thread, s.msgid, profile)
@@ -139,28 +143,30 @@ def orphan_state(msgs: Sequence[Message], missing: Sequence[str], profile) -> di
     return state_data(ps, profile) if ps is not None else None
 
 
-def _orphan_profile(msgs: Sequence[Message], opts):
-    from ..context.profiles import load_profiles, select_profile
+def _orphan_profile(msgs: Sequence[Message], opts, profiles):
+    from ..context.profiles import select_profile
     from ..model.subject import parse_subject
     from ..sources.files import header
 
     first = msgs[0]
-    return select_profile(load_profiles(opts.review.repo), name=opts.review.profile,
+    return select_profile(profiles, name=opts.review.profile,
                           tags=parse_subject(header(first, "Subject")).tags,
                           recipients=[header(first, "To"), header(first, "Cc")], repo=opts.review.repo)[0]
 
 
 def orphan_states(orphans, opts) -> dict[str, dict[str, Any]]:
     """{orphan msgid: state} for the orphan threads whose replies settled their patch."""
+    from ..context.profiles import load_profiles
     from ..sources.files import parse_mails
     from .run import read_refs
 
     out = {}
+    profiles = load_profiles(opts.review.repo) if orphans else {}
     for o, raws in zip(orphans, read_refs([o.refs for o in orphans])):
         msgs = parse_mails(raws)
         if not msgs:
             continue
-        state = orphan_state(msgs, o.missing, _orphan_profile(msgs, opts))
+        state = orphan_state(msgs, o.missing, _orphan_profile(msgs, opts, profiles))
         if state is not None:
             out[o.msgid] = state
     return out

@@ -103,7 +103,8 @@ def review_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> Reviewe
         return _internal(exc)
     try:
         review = review_series(series, opts.review)
-        earlier = earlier_states(group, msgs, review.profile, (p.msgid for p in series.all_mails))
+        earlier = earlier_states(group, msgs, review.profile,
+                                 [p.msgid for p in series.all_mails] + [r.msgid for r in series.replies])
     except ReviewtoolError as exc:  # the repository, say: it can change without a tree moving
         return _skipped(exc.one_line(), keep=False)
     except Exception as exc:
