@@ -3,7 +3,8 @@
 Patterns are collected from the modules themselves, so a new one is covered without being
 registered anywhere:
 - compiled patterns reachable from a module's globals (directly, in containers, or in objects
-  of the package's own classes: phrase tables and the like);
+  of the package's own classes: phrase tables and the like), and from what its cached loaders of
+  shipped data give (the reply forms of reviewtool/data, the profiles);
 - every `re.compile/search/match/fullmatch/findall/finditer/sub/subn/split` call in the source
   (found with `ast`), with its flags; a pattern made at call time (an f-string, `.format()`, a
   concatenation with a local) is built with a placeholder word where the run-time value goes.
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 import os
 import pkgutil
 import re
@@ -87,9 +89,30 @@ def _walk(value, name: str, seen: set[int], depth: int = 0) -> Iterator[tuple[st
             yield from _walk(v, f"{name}.{k}", seen, depth + 1)
 
 
+def _loaded(value):
+    """What a cached loader of the package's own data gives (a function under functools.lru_cache
+    that takes no argument: the shipped reply forms, profiles, release table), else None."""
+    if not hasattr(value, "cache_info") or not callable(value):
+        return None
+    try:
+        params = inspect.signature(value).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+        return None
+    try:
+        return value()
+    except Exception:  # noqa: BLE001 - a loader that needs more than the package: nothing to see
+        return None
+
+
 def _globals(mod) -> Iterator[Found]:
     seen: set[int] = set()
     for attr, value in sorted(vars(mod).items()):
+        if getattr(value, "__module__", None) == mod.__name__ and (data := _loaded(value)) is not None:
+            for name, rx in _walk(data, f"{attr}()", seen):
+                yield Found(mod.__name__, name, rx.pattern, rx.flags)
+            continue
         if isinstance(value, type) and value.__module__ == mod.__name__:
             for k, v in sorted(vars(value).items()):
                 for name, rx in _walk(v, f"{attr}.{k}", seen):
@@ -164,6 +187,8 @@ def _calls(mod) -> Iterator[Found]:
         if flags_node is None and len(node.args) > _CALLS[node.func.attr]:
             flags_node = node.args[_CALLS[node.func.attr]]
         flags = 0 if flags_node is None else _evaluate(flags_node, {"re": re, **namespace})
+        if flags is None or isinstance(flags, _Any):
+            flags = 0  # flags from data (a reply form's ignore_case): the data's patterns come via _loaded
         if not isinstance(pattern, (str, bytes)) or not isinstance(flags, int):
             raise AssertionError(f"{mod.__name__} line {node.lineno}: a regex this scan cannot build; "
                                  "make its pattern a module-level constant")
@@ -174,13 +199,19 @@ def _calls(mod) -> Iterator[Found]:
 _METHODS = frozenset({"match", "fullmatch", "search", "finditer", "findall", "sub", "subn", "split", "scanner"})
 
 
-def _uses(trees: list[ast.AST]) -> dict[str, set[str]]:
-    """{global name: methods called on it} over the whole package; a name used any other way
-    than `NAME.method(...)` (passed on, put in a container, assigned) gets "?"."""
+def _uses(trees: list[ast.AST]) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """({global name: methods called on it}, {attribute: regex methods called on it}) over the
+    whole package. A global used any other way than `NAME.method(...)` (passed on, put in a
+    container, assigned) gets "?". An attribute (`form.line`) is a pattern in some objects and
+    text in others: only the regex methods called on it count."""
     uses: dict[str, set[str]] = {}
+    attrs: dict[str, set[str]] = {}
     for tree in trees:
         parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
         for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in _METHODS and isinstance(node.value, ast.Attribute) \
+                    and isinstance(parents.get(node), ast.Call) and parents[node].func is node:
+                attrs.setdefault(node.value.attr, set()).add(node.attr)
             name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
             if name is None or not name.isupper() and not name.startswith("_"):
                 continue
@@ -198,7 +229,7 @@ def _uses(trees: list[ast.AST]) -> dict[str, set[str]]:
                 uses.setdefault(name, set()).add(used or "?")
             elif not isinstance(node, ast.Attribute) or isinstance(node.ctx, ast.Load):
                 uses.setdefault(name, set()).add("?")
-    return uses
+    return uses, attrs
 
 
 def collect() -> list[Found]:
@@ -210,11 +241,17 @@ def collect() -> list[Found]:
         mod = importlib.import_module(name)
         trees.append(ast.parse(Path(mod.__file__).read_text(encoding="utf-8")))
         found += [*_globals(mod), *_calls(mod)]
-    uses = _uses(trees)
+    uses, attrs = _uses(trees)
     for f in found:
         if not f.uses:
-            simple = f.name if f.name.isidentifier() else None
-            f = Found(f.module, f.name, f.pattern, f.flags, frozenset(uses.get(simple, {"?"})) if simple else frozenset())
+            last = f.name.rsplit(".", 1)[-1]
+            if f.name.isidentifier():
+                known = uses.get(f.name, {"?"})
+            elif "." in f.name and last.isidentifier():
+                known = attrs.get(last, {"?"})  # a pattern kept in an object's attribute (a reply form's line)
+            else:
+                known = {"?"}
+            f = Found(f.module, f.name, f.pattern, f.flags, frozenset(known))
         key = (f.pattern, f.flags & ~re.UNICODE)
         if key in out:
             known = out[key]

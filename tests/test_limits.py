@@ -85,10 +85,12 @@ def test_header_fields_over_the_limit_stop_in_one_line(tmp_path, cli, monkeypatc
 
 
 def test_patches_over_the_limit_set_the_series_aside_and_triage_the_rest(tmp_path, cli, monkeypatch):
-    from mailfactory import series_mails, thread, write
+    from mailfactory import hunk_diff, patch_body, series_mails, thread, write
 
+    other = patch_body(diff=hunk_diff("drivers/net/bar.c", ["int a;"], ["int b;"]))  # another patch
     box = write(tmp_path, thread(*series_mails(12), domain="big.example") + "\n"
-                + thread(*series_mails(2, subjects={1: "bar: one", 2: "bar: two"}), domain="small.example"))
+                + thread(*series_mails(2, subjects={1: "bar: one", 2: "bar: two"}, bodies={1: other, 2: other}),
+                         domain="small.example"))
     monkeypatch.setenv("REVIEWTOOL_MAX_PATCHES", "10")
     res = cli("check", box, "--msgid", "20261102100000.1000-0-jane@big.example")
     assert res.code == 2 and "REVIEWTOOL_MAX_PATCHES" in res.err and res.err.count("\n") == 1
@@ -100,11 +102,15 @@ def test_patches_over_the_limit_set_the_series_aside_and_triage_the_rest(tmp_pat
 def test_series_over_the_limit_triage_the_newest(tmp_path, cli, monkeypatch):
     from datetime import datetime, timedelta, timezone
 
-    from mailfactory import series_mails, thread, write
+    from mailfactory import hunk_diff, patch_body, series_mails, thread, write
 
     start = datetime(2026, 11, 2, tzinfo=timezone.utc)
-    box = write(tmp_path, "\n".join(thread(*series_mails(2, subjects={1: f"s{k}: a", 2: f"s{k}: b"}),
-                                           domain=f"s{k}.example", start=start + timedelta(days=k)) for k in range(5)))
+    def own(k):  # each series a patch of its own: other files, other lines
+        body = patch_body(diff=hunk_diff(f"drivers/net/s{k}.c", ["int a;"], [f"int a{k};"]))
+        return series_mails(2, subjects={1: f"s{k}: a", 2: f"s{k}: b"}, bodies={1: body, 2: body})
+
+    box = write(tmp_path, "\n".join(thread(*own(k), domain=f"s{k}.example", start=start + timedelta(days=k))
+                                     for k in range(5)))
     monkeypatch.setenv("REVIEWTOOL_MAX_SERIES", "3")
     res = cli("triage", box, "--format", "json", "--no-store")
     assert res.code in (0, 1) and res.json["totals"]["series"] == 3

@@ -101,6 +101,10 @@ class Profile:
     disabled: tuple[str, ...] = ()  # rules this project does not want
     settings: dict[str, Any] = field(default_factory=dict)  # max_patches, cover_letter_min, ...
     origin: str = ""  # where the profile was defined (shipped file or repository config)
+    # [replies]: forms of the list's own bots (tables as in data/reply-forms.toml, tried first), and
+    # who applies patches (addresses): their plain "Applied" or NAK settles a series
+    reply_forms: tuple[dict[str, Any], ...] = ()
+    appliers: tuple[str, ...] = ()
 
     def tree(self, tag: str | None) -> TreeSpec | None:
         for t in self.trees:
@@ -216,9 +220,21 @@ def _profile(name: str, data: dict[str, Any], origin: str) -> Profile:
             disabled=_str_list(rules, "disable", origin, name),
             settings=dict(settings),
             origin=origin,
+            **_replies(data.get("replies", {}), origin, name),
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ConfigError(f"{origin}: profile {name!r} is malformed ({exc})") from exc
+
+
+def _replies(table: Any, origin: str, name: str) -> dict[str, Any]:
+    if not isinstance(table, dict) or not isinstance(table.get("forms", []), list):
+        raise ConfigError(f"{origin}: profile {name!r}: [replies] must be a table, its forms a list of tables")
+    from ..mail.reply_forms import load_forms
+
+    forms = tuple(table.get("forms", ()))
+    load_forms(forms, f"{origin}: profile {name!r}")  # a bad form is named when the profile is read
+    return {"reply_forms": forms,
+            "appliers": tuple(a.lower() for a in _str_list(table, "appliers", origin, name))}
 
 
 @lru_cache(maxsize=1)
@@ -334,7 +350,8 @@ def _as_data(p: Profile) -> dict[str, Any]:
             "closures": [{"tree": c.tree, "first_day": c.first_day, "last_day": c.last_day, "why": c.why,
                           "source": c.source} for c in p.closures],
             "separate_paths": [{"name": g.name, "paths": list(g.paths), "tree": g.tree} for g in p.separate_paths],
-            "rules": {"severity": dict(p.severity), "disable": list(p.disabled)}, "settings": dict(p.settings)}
+            "rules": {"severity": dict(p.severity), "disable": list(p.disabled)}, "settings": dict(p.settings),
+            "replies": {"forms": list(p.reply_forms), "appliers": list(p.appliers)}}
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:

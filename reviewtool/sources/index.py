@@ -22,12 +22,12 @@ from typing import BinaryIO, Iterator
 
 from ..errors import InputError
 from ..limits import limits
-from . import files
+from . import diffsig, files
 from .files import MAIL_POLICY, SYNTHETIC_DOMAIN, RawMail
 
 _HEADER_PARSER = email.parser.BytesHeaderParser(policy=MAIL_POLICY)
 _IDS_RE = re.compile(r"<([^<>\s]+)>")
-_CHANGE_ID_RE = re.compile(rb"^change-id:[ \t]*(\S+)", re.I)
+_CHANGE_ID_BODY_RE = re.compile(rb"^change-id:[ \t]*(\S+)", re.I | re.M)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +58,8 @@ class MailHead:
     date: float | None  # POSIX timestamp
     change_id: str | None
     synthesized: bool = False  # the mail had no Message-ID (git format-patch output)
+    paths: tuple[str, ...] = ()  # the files its diff changes (sources/diffsig.py)
+    sketch: bytes = b""  # a sketch of its changed lines (sources/diffsig.py)
     has_diff: bool = False  # its body carries a diff, as `check` (threads.is_patch_mail) reads it
 
 
@@ -73,11 +75,6 @@ def raw_mail(ref: MailRef, fh: BinaryIO) -> RawMail:
 
 
 _WANTED = frozenset({b"message-id", b"in-reply-to", b"references", b"subject", b"from", b"date"})
-HEAD_BYTES = 1 << 20  # header bytes kept per mail: References of a 20,000-mail thread fit; a mail
-# with more is over the header or line limit, which its review says (files.parse_mail)
-_DIFF_LINE_RE = re.compile(rb"^(diff --git |Index: \S)")
-_ENCODED_RE = re.compile(rb"^content-transfer-encoding:[ \t]*(quoted-printable|base64)|^content-type:[ \t]*multipart",
-                         re.M | re.I)
 _MSGID_RES = (re.compile(r"<([^<>\s]+)>"), re.compile(r"(?<!\S)(\S+@\S+)"))  # as files.message_id_of
 
 
@@ -132,8 +129,41 @@ def _digest_of(ref: MailRef, whole: bytes | None) -> str:
     return h.hexdigest()
 
 
+HEAD_BYTES = 1 << 20  # header bytes kept per mail: References of a 20,000-mail thread fit; a mail
+# with more is over the header or line limit, which its review says (files.parse_mail)
+_LINE_PIECE = 1 << 20  # the longest piece of a line the scan holds
+_BODY_DIFF_RE = re.compile(rb"^(diff --git |Index: \S|--- \S[^\n]*\n\+\+\+ \S)", re.M)  # threads._DIFF_RE
+_MULTIPART_RE = re.compile(rb"^content-type:[ \t]*multipart", re.M | re.I)  # diffsig.decoded reads single parts
+
+
+def _body_has_diff(head: bytes, text: bytes) -> bool:
+    """threads.is_patch_mail's body test, on the body as diffsig.decoded gives it."""
+    return text.startswith(b"diff --git ") or bool(_BODY_DIFF_RE.search(text))
+
+
+def _might_be_a_patch(subject: str) -> bool:
+    """Whether the body decides (threads.is_patch_mail): not a reply, no PATCH prefix."""
+    from ..model.subject import parse_subject
+
+    s = parse_subject(subject)
+    return not s.reply and not s.is_patch
+
+
+def _decoded_body_has_diff(ref: MailRef, whole: bytes | None) -> bool:
+    """threads.is_patch_mail's own answer, for a mail whose body must be decoded part by part."""
+    from .threads import is_patch_mail
+
+    if ref.length > limits().mail_bytes:
+        return False  # over the mail limit: its review says so
+    try:
+        msg, _ = files.parse_mail(RawMail(whole if whole is not None else _whole(ref), ref.origin))
+        return msg is not None and is_patch_mail(msg)
+    except Exception:  # noqa: BLE001 - hostile mail: the review of its thread reports it
+        return False
+
+
 def _head(ref: MailRef, head: bytes, change_id: bytes | None, whole: bytes | None = None,
-          has_diff: bool = False) -> MailHead | None:
+          diff: tuple[tuple[str, ...], bytes] = ((), b""), has_diff: bool = False) -> MailHead | None:
     f = _fields(head)
     if not f and not _HEADER_PARSER.parsebytes(head).keys():
         return None  # not a mail (files.parse_mails skips these too)
@@ -155,33 +185,13 @@ def _head(ref: MailRef, head: bytes, change_id: bytes | None, whole: bytes | Non
         except (TypeError, ValueError, IndexError, OverflowError):
             date = None
     subject = _decoded(f.get(b"subject", ""))
-    if not has_diff and _ENCODED_RE.search(head) and _might_be_a_patch(subject):
-        has_diff = _decoded_body_has_diff(ref, whole)  # rare: a diff in base64, QP or a MIME part
+    has_diff = has_diff or bool(diff[0])
+    if not has_diff and _MULTIPART_RE.search(head) and _might_be_a_patch(subject):
+        has_diff = _decoded_body_has_diff(ref, whole)  # rare: a diff in a MIME part
     return MailHead(ref=ref, msgid=msgid, parents=tuple(irt + refs), in_reply_to=irt[0] if irt else None,
                     subject=subject, sender=_decoded(f.get(b"from", "")).lower(),
                     date=date, change_id=change_id.decode("ascii", "replace") if change_id else None,
-                    synthesized=synthesized, has_diff=has_diff)
-
-
-def _might_be_a_patch(subject: str) -> bool:
-    """Whether the body decides (threads.is_patch_mail): not a reply, no PATCH prefix."""
-    from ..model.subject import parse_subject
-
-    s = parse_subject(subject)
-    return not s.reply and not s.is_patch
-
-
-def _decoded_body_has_diff(ref: MailRef, whole: bytes | None) -> bool:
-    """threads.is_patch_mail's own answer, for a mail whose body must be decoded to tell."""
-    from .threads import is_patch_mail
-
-    if ref.length > limits().mail_bytes:
-        return False  # over the mail limit: its review says so
-    try:
-        msg, _ = files.parse_mail(RawMail(whole if whole is not None else _whole(ref), ref.origin))
-        return msg is not None and is_patch_mail(msg)
-    except Exception:  # noqa: BLE001 - hostile mail: the review of its thread reports it
-        return False
+                    synthesized=synthesized, paths=diff[0], sketch=diff[1], has_diff=has_diff)
 
 
 def _lines(fh: BinaryIO, cap: int) -> Iterator[tuple[bytes, bytes | None]]:
@@ -200,63 +210,70 @@ def _lines(fh: BinaryIO, cap: int) -> Iterator[tuple[bytes, bytes | None]]:
 def scan_mbox(path: str, fh: BinaryIO, start: int, label: str, first_line: bytes | None = None) -> Iterator[MailHead]:
     """Split on `From ` lines by files.split_mbox's rule (the first line is a separator; after a
     blank line, a `From ` line is one when it carries a date, or, in a file whose first separator
-    carries none, when a header line follows), keeping only each mail's header block and
-    change-id line. The mail's bytes stay in the file. A scan resumed at a later separator
+    carries none, when a header line follows), keeping only each mail's header block; its body
+    is read once more, by offset, for its change-id line and its diff. The mail's bytes stay in
+    the file. A scan resumed at a later separator
     (`start`) is given the file's own first line, which decides the separator rule."""
     fh.seek(start)
     pos = start
-    cap = limits().input_bytes  # nothing past it is read (limit_notes says so)
+    cap, big = limits().input_bytes, limits().mail_bytes  # nothing past cap is read (limit_notes says so)
     strict = mboxrd = False
     mail_start, fp = start, False
     head: list[bytes] = []
-    in_head, change_id, prev_blank, first, kept, diff = True, None, True, True, 0, False
-    prev_line = b""
+    in_head, prev_blank, first, kept = True, True, True, 0
+    body_start = start
+    # The body is read again for its diff (diffsig.scan_text) through another descriptor: a few
+    # searches in C per mail instead of a test of every line here.
+    fd = os.open(path, os.O_RDONLY)
 
     def finish(end: int) -> MailHead | None:
         ref = MailRef(path, mail_start, end - mail_start, True, mboxrd, fp, label)
         raw = b"".join(head)
         if not raw.strip():
             return None
-        return _head(ref, raw, change_id, has_diff=diff)
+        # A mail over the mail limit is not read: its review refuses it by its size alone.
+        body = os.pread(fd, end - body_start, body_start) if body_start < end <= body_start + big else b""
+        text = diffsig.decoded(raw, body)
+        return _head(ref, raw, _change_id(body), diff=diffsig.scan_text(text), has_diff=_body_has_diff(raw, text))
 
-    for line, nxt in _lines(fh, _LINE_PIECE):
-        if pos > cap:
-            return  # the mail that crosses the limit is not one: it was not read whole
-        if first:
-            rule = line if first_line is None else first_line
-            strict = bool(files._SEPARATOR_RE.match(rule))
-            mboxrd = rule.startswith(b"From mboxrd@z")
-        if line.startswith(b"From ") and prev_blank and (
-                first or files._SEPARATOR_RE.match(line)
-                or not strict and nxt is not None and files._FIELD_RE.match(nxt)):
-            if not first and (m := finish(pos)) is not None:
-                yield m
-            mail_start, fp = pos + len(line), bool(files._FORMAT_PATCH_RE.match(line))
-            head, in_head, change_id, first, kept, diff = [], True, None, False, 0, False
-        elif in_head:
-            if line.strip(b"\r\n"):
-                if kept < HEAD_BYTES:
-                    head.append(line)
-                    kept += len(line)
-            else:
-                in_head = False
-        elif change_id is None and line[:1] in (b"c", b"C") and (m2 := _CHANGE_ID_RE.match(line)):
-            change_id = m2.group(1)
-        elif not diff and line[:1] in (b"d", b"I", b"+") and (_DIFF_LINE_RE.match(line) or (
-                line.startswith(b"+++ ") and len(line) > 5 and prev_line.startswith(b"--- ") and len(prev_line) > 5
-                and not prev_line[4:5].isspace() and not line[4:5].isspace())):
-            diff = True
-        prev_line = line
-        pos += len(line)
-        prev_blank = not line.strip(b"\r\n")
-    if not first and (m := finish(pos)) is not None:
-        yield m
-
-
-_LINE_PIECE = 1 << 20  # the longest piece of a line the scan holds
+    try:
+        for line, nxt in _lines(fh, _LINE_PIECE):
+            if pos > cap:
+                return  # the mail that crosses the limit is not one: it was not read whole
+            if first:
+                rule = line if first_line is None else first_line
+                strict = bool(files._SEPARATOR_RE.match(rule))
+                mboxrd = rule.startswith(b"From mboxrd@z")
+            if prev_blank and line.startswith(b"From ") and (
+                    first or files._SEPARATOR_RE.match(line)
+                    or not strict and nxt is not None and files._FIELD_RE.match(nxt)):
+                if not first and (m := finish(pos)) is not None:
+                    yield m
+                mail_start, fp = pos + len(line), bool(files._FORMAT_PATCH_RE.match(line))
+                head, in_head, first, kept = [], True, False, 0
+                body_start = mail_start
+            elif in_head:
+                if line.strip(b"\r\n"):
+                    if kept < HEAD_BYTES:
+                        head.append(line)
+                        kept += len(line)
+                else:
+                    in_head = False
+                    body_start = pos + len(line)
+            pos += len(line)
+            prev_blank = (len(line) <= 2 or line[0] in (10, 13)) and not line.strip(b"\r\n")
+        if not first and (m := finish(pos)) is not None:
+            yield m
+    finally:
+        os.close(fd)
 
 
-_BODY_DIFF_RE = re.compile(rb"^(diff --git |Index: \S|--- \S[^\n]*\n\+\+\+ \S)", re.M)  # threads._DIFF_RE
+def _change_id(body: bytes) -> bytes | None:
+    """The first `change-id:` line's value (any case, at a line start), as b4 prep writes it."""
+    if b"change-id:" not in body.lower():
+        return None
+    m = _CHANGE_ID_BODY_RE.search(body)
+    return m.group(1) if m else None
 
 
 def _single(path: str, data: bytes, offset: int, label: str, size: int | None = None) -> MailHead | None:
@@ -264,10 +281,10 @@ def _single(path: str, data: bytes, offset: int, label: str, size: int | None = 
     end = re.search(rb"\r?\n\r?\n", data)
     head = data[: end.start() + 1] if end else data
     body = data[end.end():] if end else b""
-    m = re.search(rb"^change-id:[ \t]*(\S+)", body, re.M | re.I)
+    text = diffsig.decoded(head, body)
     ref = MailRef(path, offset, size if size is not None else len(data), label=label)
-    return _head(ref, head, m.group(1) if m else None, data if size is None else None,
-                 has_diff=bool(_BODY_DIFF_RE.search(body)))
+    return _head(ref, head, _change_id(body), data if size is None else None,
+                 diff=diffsig.scan_text(text), has_diff=_body_has_diff(head, text))
 
 
 def probe(fh: BinaryIO, name: str) -> tuple[str, int]:
@@ -348,10 +365,10 @@ def limit_notes(paths: list[Path], scratch: Path, labels: dict[Path, str] | None
     cap, out = limits().input_bytes, []
     for p in paths:
         try:
-            files_ = mail_files(p)
+            found = mail_files(p)
         except InputError:
             continue
-        for f in files_:
+        for f in found:
             try:
                 read = _unpacked(f, scratch) if is_gzip(f) else f
                 size = read.stat().st_size

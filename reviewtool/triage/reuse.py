@@ -18,6 +18,7 @@ from .entry import Reviewed, TriageOptions, compact
 from .group import SeriesGroup
 from .run import run_groups
 from .store import Guard
+from .status import STATUSES
 from .store_keys import options_digest, repo_state, series_key
 
 SAVE_EVERY = 256  # reviews per write transaction: short, so that another run is never kept waiting
@@ -79,7 +80,7 @@ def encode(r: Reviewed) -> tuple[str, bytes]:
                     r.errors]), r.tail
 
 
-_STATUSES = frozenset({"ready", "needs-review", "needs-revision", "wrong-tree", "incomplete", "skipped"})
+_STATUSES = frozenset(STATUSES) | {"skipped"}
 
 
 def decode(head: str, tail: bytes) -> Reviewed | None:

@@ -24,6 +24,12 @@ from .group import SeriesGroup
 
 def _read_raws(groups: list[SeriesGroup]) -> list[list]:
     """The mails of each group, read back from the archive by offset."""
+    return read_refs([g.refs for g in groups])
+
+
+def read_refs(ref_lists: list) -> list[list]:
+    """The mails of each list of MailRefs, read back from the archive by offset; a mail over the
+    mail limit is not read (parse_mail refuses it by its size, in one line)."""
     from ..limits import limits
     from ..sources.files import RawMail
     from ..sources.index import raw_mail
@@ -32,10 +38,10 @@ def _read_raws(groups: list[SeriesGroup]) -> list[list]:
     handles: dict[str, Any] = {}
     cap = limits().mail_bytes
     try:
-        for group in groups:
+        for refs in ref_lists:
             raws = []
-            for ref in group.refs:
-                if ref.length > cap:  # never read: parse_mail refuses it by its size, in one line
+            for ref in refs:
+                if ref.length > cap:
                     raws.append(RawMail(b"", ref.origin, ref.format_patch, unread=ref.length))
                     continue
                 fh = handles.get(ref.path) or handles.setdefault(ref.path, open(ref.path, "rb"))

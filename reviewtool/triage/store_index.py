@@ -179,8 +179,8 @@ def _error_row(f: Path, label: str, message: str, maildir: bool) -> tuple[str, b
 
 def _encode(pairs: list[tuple[MailHead, bytes]]) -> bytes:
     rows = [[h.ref.offset, h.ref.length, h.ref.in_mbox, h.ref.mboxrd, h.ref.format_patch, h.msgid, h.parents,
-             h.in_reply_to, h.subject, h.sender, h.date, h.change_id, h.synthesized, d.hex(), h.has_diff]
-            for h, d in pairs]
+             h.in_reply_to, h.subject, h.sender, h.date, h.change_id, h.synthesized, d.hex(), h.paths,
+             h.sketch.hex(), h.has_diff] for h, d in pairs]
     return zlib.compress(json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode(), 1)
 
 
@@ -189,18 +189,19 @@ def _decode(blob: bytes, f: Path, label: str) -> list[tuple[MailHead, bytes]]:
     row that was written)."""
     path = str(f)
     out = []
-    for off, length, in_mbox, rd, fp, msgid, parents, irt, subject, sender, date, cid, synth, d, diff in json.loads(
-            zlib.decompress(blob)):
+    for off, length, in_mbox, rd, fp, msgid, parents, irt, subject, sender, date, cid, synth, d, paths, sk, diff in (
+            json.loads(zlib.decompress(blob))):
         if not (_is_int(off) and _is_int(length) and off >= 0 and length >= 0
                 and all(isinstance(b, bool) for b in (in_mbox, rd, fp, synth, diff))
-                and all(isinstance(t, str) for t in (msgid, subject, sender, d))
+                and all(isinstance(t, str) for t in (msgid, subject, sender, d, sk))
+                and isinstance(paths, list) and all(isinstance(p, str) for p in paths)
                 and all(t is None or isinstance(t, str) for t in (irt, cid))
                 and isinstance(parents, list) and all(isinstance(p, str) for p in parents)
                 and (date is None or isinstance(date, (int, float)) and not isinstance(date, bool))):
             raise ValueError("not a mail of the index")
         ref = MailRef(path, off, length, in_mbox, rd, fp, label)
-        out.append((MailHead(ref, msgid, tuple(parents), irt, subject, sender, date, cid, synth, diff),
-                    bytes.fromhex(d)))
+        out.append((MailHead(ref, msgid, tuple(parents), irt, subject, sender, date, cid, synth, tuple(paths),
+                             bytes.fromhex(sk), diff), bytes.fromhex(d)))
     return out
 
 
