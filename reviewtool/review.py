@@ -133,7 +133,7 @@ def build_context(series: Series, options: ReviewOptions) -> tuple[Context, str,
     recipients = (first.to + first.cc) if first else ()
     profile, reason = select_profile(profiles, name=options.profile,
                                      tags=first.subject.tags if first else (), recipients=recipients,
-                                     repo=options.repo,
+                                     repo=options.repo, paths=[f.path for p in series.patches for f in p.diff.files],
                                      config=options.repo_facts.config if options.repo_facts else None)
     fields: dict[str, Any] = {"profile": profile, "unavailable": {}, "notes": [], "closers": []}
     for stage in context_stages():
