@@ -292,8 +292,16 @@ _RESEND_CHANGED_RES = (
 )
 
 
+# ... but adding people or lists to the mail changes nothing in the patch ("Resend to add netdev to
+# Cc, no changes", "Resending to include the maintainers").
+_RESEND_RECIPIENTS_RE = re.compile(r"\b(?:add|adding|include|including|cc|ccing|to)\s+(?:\S+\s+){0,4}?(?:cc|to:|lists?|"
+                                   r"maintainers?|reviewers?|recipients?|people|folks|netdev|linux-\S+|\S+@\S+)", re.I)
+_NO_CHANGE_RE = re.compile(r"\bno\s+(?:code\s+|other\s+|functional\s+)?changes?\b|\bunchanged\b|\bas\s+is\b", re.I)
+
+
 def _resend_says_changed(series: Series) -> tuple[Patch, str] | None:
-    """(mail, sentence) where a RESEND posting says it changes something (a rebase alone does not)."""
+    """(mail, sentence) where a RESEND posting says it changes something (a rebase alone does not,
+    nor a resend that only adds recipients)."""
     for m in series.all_mails:
         if not m.subject.resend:
             continue
@@ -301,6 +309,8 @@ def _resend_says_changed(series: Series) -> tuple[Patch, str] | None:
         for text in texts:
             for line in text.splitlines():
                 # A version log in a RESEND describes the version being resent, not the resend.
+                if _NO_CHANGE_RE.search(line) or _RESEND_RECIPIENTS_RE.search(line):
+                    continue
                 if any(rx.search(line) for rx in _RESEND_CHANGED_RES):
                     return m, line.strip()
     return None
