@@ -551,12 +551,13 @@ def file_owner(profiles: dict[str, Profile], paths: Iterable[str]) -> tuple[Prof
 
 
 def _tag_reading(p: Profile, tags: list[str]) -> TreeReading | None:
-    """The tree a subject tag names in `p` as it is, was or is fed by (no aliases, no misspellings)."""
+    """The tree a subject tag names in `p` as it is (in any case), was, or is fed by (no aliases,
+    no misspellings: `-next` names no project)."""
     spec = p.exact_tree(tags)
     if spec is not None:
         return TreeReading(spec, spec.name, "exact")
     reading = p.read_tree(tags)
-    return reading if reading is not None and reading.how in ("former", "subtree") else None
+    return reading if reading is not None and reading.how in ("former", "subtree", "case") else None
 
 
 def select_profile(profiles: dict[str, Profile], *, name: str | None, tags: Iterable[str],
