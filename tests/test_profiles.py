@@ -30,7 +30,7 @@ def test_shipped_profiles_and_their_trees():
 
 def test_every_tree_rule_is_off_in_generic():
     generic = shipped_profiles()["generic"]
-    for rule in ("tree-tag-missing", "tree-mismatch", "split-series", "net-next-closed", "fix-for-next-only-code"):
+    for rule in ("tree-tag-missing", "tree-mismatch", "net-next-closed", "fix-for-next-only-code"):
         assert rule in generic.disabled
     assert generic.severity["fixes-missing"] == "info"
 
