@@ -1,7 +1,8 @@
 """Every regular expression of the package runs in time linear in its input (issue 22).
 
-tests/regexscan.py collects every pattern from the modules themselves (globals, tables of
-phrases, the patterns written in `re.*()` calls) and times each on generated worst cases: long
+tests/regexscan.py collects every pattern from the modules themselves (globals, the patterns
+written in `re.*()` calls, and what the package's cached loaders of shipped data give: the phrase
+table, the reply forms) and times each on generated worst cases: long
 runs of whitespace, newlines and repeated words, nested brackets, 1 MB lines, and runs of the
 pattern's own words and punctuation. A pattern the package only ever tries at one position
 (`.match`, `.fullmatch`) is timed that way; every other as a search from every position. Any
@@ -23,11 +24,13 @@ def test_the_scan_sees_every_kind_of_pattern():
     where = {f.where for f in FOUND}
     assert "reviewtool.rules.body:_INTRODUCED_RE" in where  # a module global
     assert any(w.startswith("reviewtool.rules.ai:_DISCLOSURE_RES[") for w in where)  # in a tuple
-    assert any(w.startswith("reviewtool.context.classify_words:_BUG_RE.patterns[") for w in where)  # in an object
+    assert "reviewtool.mail.reply_forms:shipped_forms()[0].line" in where  # shipped data, in an object
+    assert any(w.startswith("reviewtool.context.phrases:table()") for w in where)  # the phrase table
     assert any(w.startswith("reviewtool.model.assemble:line ") for w in where)  # built at call time (f-string)
     assert any(isinstance(f.pattern, bytes) for f in FOUND)
     by_name = {f.where: f for f in FOUND}
     assert by_name["reviewtool.model.trailers:_ANGLE_RE"].anchored  # only ever .match()ed
+    assert by_name["reviewtool.mail.reply_forms:shipped_forms()[0].line"].anchored  # form.line.fullmatch()
     assert not by_name["reviewtool.rules.body:_INTRODUCED_RE"].anchored  # finditer
     assert len(FOUND) > 200
 

@@ -8,7 +8,7 @@ from .registry import Hit, Severity, rule
 
 _INBODY_HEADER_RE = re.compile(r"^(From|Subject|Date):\s+\S")
 _ATTRIBUTION_RE = re.compile(r"^On\s.{4,120}\bwrote:\s*$")
-_SCISSORS_RE = re.compile(r"^\s*-*\s*(?:>8|8<)\s*-*\s*$")
+_SCISSORS_RE = re.compile(r"^\s*(?:-+\s*)?(?:>8|8<)(?:\s*-+)?\s*$")  # one blank run per gap: linear
 
 
 @rule("discussion-in-log", family="body", severity="warning",
