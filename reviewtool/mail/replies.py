@@ -123,8 +123,9 @@ _TREE_WORD_RE = re.compile(r"(?<!\s)\s+(?:tree|branch|repo(?:sitory)?)$", re.I)
 
 
 def _paren_at_end(text: str) -> tuple[int, str] | None:
-    """(start, inside) of a final `(...)` (only blanks after it, no `)` inside), as the regex
-    `\(([^)]+)\)\s*$` finds it, read from the end: the regex tried every `(` of the text."""
+    """(start, inside) of a final `(...)` (only blanks after it, no `)` inside), as a search for
+    an opening bracket, no closing one, a closing one and blanks to the end finds it; read from
+    the end (that regex tried every `(` of the text)."""
     t = text.rstrip()
     if not t.endswith(")"):
         return None
