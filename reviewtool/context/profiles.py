@@ -454,6 +454,12 @@ def _repo_config(repo: Path) -> dict[str, Any]:
         return tomllib.loads(cfg.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{cfg}: {exc}") from exc
+    except ValueError as exc:  # tomllib converts every digit of an integer: past 4,300 it raises
+        raise ConfigError(f"{cfg}: a value is not one TOML can hold ({' '.join(str(exc).split())[:80]})") from exc
+    except RecursionError as exc:
+        raise ConfigError(f"{cfg}: arrays or tables nest too deeply") from exc
+    except OSError as exc:
+        raise ConfigError(f"{cfg}: cannot read ({exc.strerror or exc})") from exc
 
 
 def load_profiles(repo: Path | None = None) -> dict[str, Profile]:

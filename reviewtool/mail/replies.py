@@ -51,6 +51,7 @@ from email.message import Message
 from email.utils import parseaddr, parsedate_to_datetime
 from typing import Sequence
 
+from ..bounded import number
 from .reply_forms import ReplyForm, hints, shipped_forms
 from .reply_lists import PARSERS, PatchRef
 
@@ -260,7 +261,7 @@ def read_reply_text(*, sender: str, date: datetime | str | None, subject: str = 
                 date=_date(date), msgid=msgid, in_reply_to=in_reply_to or (refs[-1] if refs else None),
                 references=refs, tree_words=tree_words, branch=groups.get("branch") or branch, repo=repo,
                 patches=tuple(patches) or None, commits=tuple(p.commit for p in patches if p.commit),
-                count=int(groups["count"]) if groups.get("count") else None,
+                count=number(groups["count"]) if groups.get("count") else None,  # bounded: "9" * 5000 is no count
                 reason=_reason(form, own, _own_index(quoted, i)),
                 evidence=lines[i].strip())
     return None

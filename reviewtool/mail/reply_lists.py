@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from ..bounded import number
+
 _COUNTER_RE = re.compile(r"(?<!\d)(\d+)/(\d+)\s*$")  # from a number's start: linear
 _SHA = r"[0-9a-f]{7,40}"
 _COMMIT_LINE_RE = re.compile(rf"({_SHA})\s+(\S.*)")
@@ -35,7 +37,9 @@ class PatchRef:
 
 def _counter(bracket: str) -> tuple[int | None, int | None]:
     m = _COUNTER_RE.search(bracket.replace(",", " "))
-    return (int(m.group(1)), int(m.group(2))) if m else (None, None)
+    if not m or (counter := number(m.group(1))) is None or (total := number(m.group(2))) is None:
+        return None, None  # none, or numbers no series has
+    return counter, total
 
 
 def _ref(bracket: str | None, subject: str, commit: str | None = None, applied: bool = True) -> PatchRef:

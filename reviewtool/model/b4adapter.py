@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import copy
 import logging
+import re
 import threading
 from collections import Counter
 from email.message import EmailMessage
@@ -191,6 +192,11 @@ def _seed_patch_ids(lmbx) -> None:
         lmsg._git_patch_id = pid or ""  # "" = no patch-id: b4 must not run git again for it
 
 
+# b4 converts every digit of a `vN` word of a subject (int() raises past 4,300 digits); a
+# version that long is no version (subject.py reads at most three digits), so b4 never sees it.
+_ABSURD_VERSION_RE = re.compile(r"(?i)v\d{100,}")
+
+
 def _canonical_subject(raw: str) -> str | None:
     """`[PATCH vN M/N] summary` when b4 would read the prefix differently from us (b4 does not split
     `[PATCH nft,v2]`, `0/6,v3` or patchwork's `[net,v2,1/2]` at commas), else None."""
@@ -215,7 +221,10 @@ def _b4_view(msgs: list[EmailMessage]) -> tuple[list[EmailMessage], dict[str, st
     out, originals = [], {}
     for msg in msgs:
         raw = header(msg, "Subject")
-        canonical = _canonical_subject(raw) if is_patch_mail(msg) else None
+        sane = _ABSURD_VERSION_RE.sub("", raw) if "v" in raw.lower() else raw
+        canonical = _canonical_subject(sane) if is_patch_mail(msg) else None
+        if canonical is None and sane != raw:
+            canonical = sane
         if canonical is None:
             out.append(msg)
             continue
