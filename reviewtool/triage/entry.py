@@ -55,7 +55,9 @@ class Reviewed:
 
 def thread_url(link_base: str, msgid: str) -> str:
     """The public-inbox address of a message (lore's `/all/<msgid>/` form)."""
-    return link_base.rstrip("/") + "/" + quote(msgid, safe="@!$&'()*+,;=:~") + "/"
+    from ..render.output import printable  # undecodable bytes (lone surrogates): U+FFFD, as everywhere
+
+    return link_base.rstrip("/") + "/" + quote(printable(msgid), safe="@!$&'()*+,;=:~") + "/"
 
 
 def when(ts: float | None) -> datetime | None:
@@ -119,6 +121,14 @@ def review_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> Reviewe
     return _reviewed(review, opts, earlier)
 
 
+def _utf8(text: str) -> bytes:
+    """UTF-8 of text that may hold lone surrogates (undecodable header bytes, kept by the email
+    package): U+FFFD, as the report writes them anyway (render.output.printable)."""
+    from ..render.output import printable
+
+    return printable(text).encode("utf-8")
+
+
 def _reviewed(review, opts: TriageOptions, earlier: list[dict[str, Any]] = ()) -> Reviewed:
     from ..render.data import review_data
 
@@ -144,7 +154,7 @@ def _reviewed(review, opts: TriageOptions, earlier: list[dict[str, Any]] = ()) -
         **({"verdict": data["verdict"]} if "verdict" in data else {}),
     }
     return Reviewed(status=c.status, msgid=s["msgid"] or None, full_subject=s["full_subject"] or None,
-                    reasons=tuple(c.reasons) + tuple(earlier), tail=zlib.compress(compact(tail)[1:].encode(), 1),
+                    reasons=tuple(c.reasons) + tuple(earlier), tail=zlib.compress(_utf8(compact(tail)[1:]), 1),
                     tree=s["tree"], profile=s["profile"], errors=tail["counts"]["errors"])
 
 

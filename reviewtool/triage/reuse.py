@@ -66,7 +66,7 @@ def review(p: Plan, groups: list[SeriesGroup], opts: TriageOptions, guard: Guard
     for i, r in zip(p.todo, run_groups([groups[i] for i in p.todo], opts, on_done=on_done, pool=pool)):
         p.results[i] = r
         if guard.usable and r.keep:
-            pending.append((p.keys[i], p.env, r.msgid or groups[i].msgid, *encode(r)))
+            pending.append((p.keys[i], p.env, _text(r.msgid or groups[i].msgid), *encode(r)))
             if len(pending) >= SAVE_EVERY:
                 save()
     if pending:
@@ -74,10 +74,18 @@ def review(p: Plan, groups: list[SeriesGroup], opts: TriageOptions, guard: Guard
     return [r for r in p.results if r is not None]
 
 
+def _text(value: str) -> str:
+    from ..render.output import printable
+
+    return printable(value)
+
+
 def encode(r: Reviewed) -> tuple[str, bytes]:
     """(head, tail) of the store's row: the few fields as JSON, the entry's rest as compressed."""
-    return compact([r.status, r.msgid, r.full_subject, list(r.reasons), r.skip_reason, r.tree, r.profile,
-                    r.errors]), r.tail
+    from ..render.output import printable  # lone surrogates cannot be stored; the report writes U+FFFD for them
+
+    return printable(compact([r.status, r.msgid, r.full_subject, list(r.reasons), r.skip_reason, r.tree, r.profile,
+                              r.errors])), r.tail
 
 
 _STATUSES = frozenset(STATUSES) | {"skipped"}
@@ -101,3 +109,39 @@ def decode(head: str, tail: bytes) -> Reviewed | None:
         return None
     return Reviewed(status=status, msgid=msgid, full_subject=full_subject, reasons=tuple(reasons), tail=tail,
                     skip_reason=skip_reason, tree=tree, profile=profile, errors=errors)
+
+
+def orphan_states(orphans, opts: TriageOptions, guard: Guard, digests, env: str, before_reading) -> tuple[
+        dict[str, dict], list[str]]:
+    """({orphan msgid: state}, the store keys used) for the replies whose patch is not in the
+    archive (earlier_states.orphan_states), through the store: what their mails settled is a
+    function of those mails, the ids they answer, the options and the repository, like a review.
+    `before_reading` is called once before any mail is read (it unpacks what must be)."""
+    from .earlier_states import orphan_states as settled
+
+    if not orphans:
+        return {}, []
+    if not guard.usable:
+        before_reading()
+        return settled(orphans, opts), []
+    base = options_digest(opts) + "\0orphan"
+    keys = {o.msgid: "orphan:" + series_key(base + "\0" + "\0".join(o.missing), o.refs, digests) for o in orphans}
+    rows = guard.call(lambda s: s.reviews(sorted(set(keys.values()))), default={})
+    known: dict[str, dict | None] = {}
+    for o in orphans:
+        row = rows.get(keys[o.msgid])
+        if row is not None and row[0] == env:
+            try:
+                state = json.loads(row[1])
+            except ValueError:
+                continue  # a row that does not decode: read again
+            if state is None or isinstance(state, dict):
+                known[o.msgid] = state
+    todo = [o for o in orphans if o.msgid not in known]
+    if todo:
+        before_reading()
+        fresh = settled(todo, opts)
+        guard.call(lambda s: s.save_reviews([(keys[o.msgid], env, _text(o.msgid), _text(json.dumps(fresh.get(o.msgid))), b"")
+                                             for o in todo]))
+        known.update({o.msgid: fresh.get(o.msgid) for o in todo})
+    return {m: s for m, s in known.items() if s is not None}, list(keys.values())

@@ -7,7 +7,9 @@
   stored is not read again: any write sets ctime. In a plain directory, a file written in the last
   seconds is not stored, as a second write within the same clock tick would keep its timestamps;
   a maildir's files are complete when they appear (delivered into tmp/, then renamed).
-- gzip files and fetched threads (scratch copies) are indexed whole on every run.
+- A gzip file whose signature is the one stored is not read: its mails point into the copy it
+  unpacks to, made only when a series must be reviewed or a reply read (Indexed.unpack).
+- Fetched threads (scratch copies) are indexed whole on every run.
 The result is what sources/index.index_inputs gives, in the same order, plus a digest of every
 mail's bytes (store_keys.mail_digest), which the series' keys are made of.
 """
@@ -22,7 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
-from ..sources.index import MailHead, MailRef, index_file, index_inputs, is_gzip, mail_files, unpack_gzip
+from ..limits import limits
+from ..sources.index import (MailHead, MailRef, index_file, index_inputs, is_gzip, mail_files, unpack_gzip,
+                             unpacked_path)
 from .store import Guard
 from .store_keys import code_digest, mail_digest
 from .store_mbox import scan_grown, scan_whole
@@ -43,6 +47,15 @@ class Indexed:
     files_kept: int = 0  # single-mail files not read at all
     mails_read: int = 0  # mails whose headers were read this run
     used_files: list[str] = field(default_factory=list)
+    packed: dict[Path, Path] = field(default_factory=dict)  # unpacked copy -> gzip, not unpacked yet
+
+    def unpack(self) -> None:
+        """Unpack the gzip files whose index came from the store, for what reads mails: the
+        same bytes at the same place as the run that indexed them (index.unpack_gzip)."""
+        for target, gz in list(self.packed.items()):
+            if unpack_gzip(gz, target.parent) != target:
+                raise InputError(f"{gz}: unpacked to another place than its index says")
+            del self.packed[target]
 
 
 def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[str],
@@ -87,7 +100,7 @@ def _index_one(f: Path, label: str, scratch: Path, stored: tuple[str, bytes] | N
     `stat` is _stat's answer for a file the store keeps, None for one it does not."""
     if stored is not None and stat is not None:
         try:
-            done = _from_store(f, label, stored, stat[0], out)
+            done = _from_store(f, label, stored, stat[0], out, scratch)
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, zlib.error, RecursionError):
             done = False  # a row that does not decode is a miss: the file is read whole, the row replaced
         if done is not False:
@@ -100,15 +113,20 @@ def _index_one(f: Path, label: str, scratch: Path, stored: tuple[str, bytes] | N
     pairs = _with_digests(path, heads)
     if scanned is not None:
         return _add(out, pairs, scanned.state)
-    if stat is None or path != f:
+    if stat is None:
         return _add(out, pairs)
     sig, settled = stat
+    if path != f:  # a gzip: kept while its signature stays (any write changes its ctime), and
+        # only when read whole (one past the input limit is read again, and said, every run)
+        whole = path.stat().st_size <= limits().input_bytes
+        return _add(out, pairs, {"kind": "gzip", "sig": sig} if settled and whole else None)
     return _add(out, pairs, {"kind": "single", "sig": sig} if settled else None)
 
 
-def _from_store(f: Path, label: str, stored: tuple[str, bytes], sig: list[int], out: Indexed):
+def _from_store(f: Path, label: str, stored: tuple[str, bytes], sig: list[int], out: Indexed, scratch: Path):
     """The file's mails from its stored row: None (the row stands), a new row (an mbox that
-    grew), or False (read the file whole)."""
+    grew), or False (read the file whole). A gzip's mails point into the copy it unpacks to,
+    which is made only if something reads them (Indexed.unpack)."""
     state = json.loads(stored[0])
     if state.get("code") != code_digest():
         return False  # indexed by other code: its reading may differ
@@ -119,6 +137,12 @@ def _from_store(f: Path, label: str, stored: tuple[str, bytes], sig: list[int], 
         if state["kind"] == "error":
             raise _StoredError(state["message"])
         _add(out, _decode(stored[1], f, label))
+        return None
+    if state["kind"] == "gzip" and state["sig"] == sig:
+        target = unpacked_path(f, scratch)
+        _add(out, _decode(stored[1], target, label))
+        out.packed[target] = f
+        out.files_kept += 1
         return None
     if state["kind"] != "mbox":
         return False
@@ -181,7 +205,8 @@ def _encode(pairs: list[tuple[MailHead, bytes]]) -> bytes:
     rows = [[h.ref.offset, h.ref.length, h.ref.in_mbox, h.ref.mboxrd, h.ref.format_patch, h.msgid, h.parents,
              h.in_reply_to, h.subject, h.sender, h.date, h.change_id, h.synthesized, d.hex(), h.paths,
              h.sketch.hex(), h.has_diff] for h, d in pairs]
-    return zlib.compress(json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode(), 1)
+    # surrogatepass: headers with undecodable bytes keep them as lone surrogates, and so does the row
+    return zlib.compress(json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"), 1)
 
 
 def _decode(blob: bytes, f: Path, label: str) -> list[tuple[MailHead, bytes]]:
@@ -190,7 +215,7 @@ def _decode(blob: bytes, f: Path, label: str) -> list[tuple[MailHead, bytes]]:
     path = str(f)
     out = []
     for off, length, in_mbox, rd, fp, msgid, parents, irt, subject, sender, date, cid, synth, d, paths, sk, diff in (
-            json.loads(zlib.decompress(blob))):
+            json.loads(zlib.decompress(blob).decode("utf-8", "surrogatepass"))):
         if not (_is_int(off) and _is_int(length) and off >= 0 and length >= 0
                 and all(isinstance(b, bool) for b in (in_mbox, rd, fp, synth, diff))
                 and all(isinstance(t, str) for t in (msgid, subject, sender, d, sk))
