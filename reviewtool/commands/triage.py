@@ -92,7 +92,6 @@ def triage(
     from ..triage.inputs import fetch_msgids, read_msgid_file, search
     from ..triage.output import render_chunks, write_report
     from ..triage.report import build_report, json_chunks, parse_now, patchwork_checks
-    from ..triage.earlier_states import orphan_states
     from ..triage.entry import entry
     from ..triage.run import TriageOptions, superseded_entries, worker_pool
     from ..triage.spool import Spool
@@ -157,6 +156,8 @@ def triage(
         for line in limited:
             _say(line)  # a limit that trips is said even when the report goes to a file
         plan = reuse.plan(grouping.series, opts, guard, indexed.digests)
+        if plan.todo:
+            indexed.unpack()  # a gzip whose index the store gave: its mails are read now
         with _progress(show, len(grouping.series), done=plan.reused) as tick:
             reviewed = reuse.review(plan, grouping.series, opts, guard, pool=pool, on_done=tick)
         spool = Spool()
@@ -166,8 +167,10 @@ def triage(
             for item in superseded_entries(g, opts, r):
                 spool.add(item)
         notes += [f"skipped a file that is not mail: {why}" for why in skipped_files] + limited
+        orphans, orphan_keys = reuse.orphan_states(grouping.orphans, opts, guard, indexed.digests, plan.env,
+                                                   indexed.unpack)
         report = build_report(spool, grouping, opts, inputs=labels, order=sort.value, only=tuple(status),
-                              notes=notes, orphan_states=orphan_states(grouping.orphans, opts))
+                              notes=notes, orphan_states=orphans)
         if fmt is Format.json:
             chunks = json_chunks(report)
         elif fmt is Format.patchwork:
@@ -179,7 +182,7 @@ def triage(
         summary = {"reused": plan.reused, "reviewed": len(plan.todo), "files_read": indexed.files_read,
                    "files_resumed": indexed.files_resumed, "files_kept": indexed.files_kept,
                    "mails_read": indexed.mails_read}
-        guard.call(lambda st: st.finish_run(summary, plan.used_keys(), indexed.used_files))
+        guard.call(lambda st: st.finish_run(summary, plan.used_keys() + orphan_keys, indexed.used_files))
         if store_info:
             _say(_run_line(guard, store_path, summary))
     shown = {s.index for s in spool.summaries if not status or s.status in status}

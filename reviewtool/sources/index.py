@@ -133,6 +133,7 @@ HEAD_BYTES = 1 << 20  # header bytes kept per mail: References of a 20,000-mail 
 # with more is over the header or line limit, which its review says (files.parse_mail)
 _LINE_PIECE = 1 << 20  # the longest piece of a line the scan holds
 _BODY_DIFF_RE = re.compile(rb"^(diff --git |Index: \S|--- \S[^\n]*\n\+\+\+ \S)", re.M)  # threads._DIFF_RE
+_ENCODED_PART_RE = re.compile(rb"^content-transfer-encoding:[ \t]*(?:base64|quoted-printable)", re.M | re.I)
 _MULTIPART_RE = re.compile(rb"^content-type:[ \t]*multipart", re.M | re.I)  # diffsig.decoded reads single parts
 
 
@@ -155,8 +156,11 @@ def _decoded_body_has_diff(ref: MailRef, whole: bytes | None) -> bool:
 
     if ref.length > limits().mail_bytes:
         return False  # over the mail limit: its review says so
+    data = whole if whole is not None else _whole(ref)
+    if not _ENCODED_PART_RE.search(data):
+        return False  # its parts are plain: the search of the raw body saw any diff they hold
     try:
-        msg, _ = files.parse_mail(RawMail(whole if whole is not None else _whole(ref), ref.origin))
+        msg, _ = files.parse_mail(RawMail(data, ref.origin))
         return msg is not None and is_patch_mail(msg)
     except Exception:  # noqa: BLE001 - hostile mail: the review of its thread reports it
         return False
@@ -341,14 +345,15 @@ def mail_files(path: Path) -> list[Path]:
     return [path]
 
 
-def _unpacked(path: Path, scratch: Path) -> Path:
+def unpacked_path(path: Path, scratch: Path) -> Path:
+    """Where unpack_gzip puts a gzip input's mails (the same place for the same path)."""
     return scratch / f"{hashlib.sha256(str(path).encode()).hexdigest()[:16]}-{path.name.removesuffix('.gz')}"
 
 
 def unpack_gzip(path: Path, scratch: Path) -> Path:
     """A gzip input, streamed into the scratch directory (bounded memory, seekable for workers),
     up to one byte past the input limit (a gzip bomb expands no further; limit_notes says so)."""
-    target = _unpacked(path, scratch)
+    target = unpacked_path(path, scratch)
     left = limits().input_bytes + 1
     try:
         with gzip.open(path, "rb") as src, open(target, "wb") as dst:
@@ -370,7 +375,7 @@ def limit_notes(paths: list[Path], scratch: Path, labels: dict[Path, str] | None
             continue
         for f in found:
             try:
-                read = _unpacked(f, scratch) if is_gzip(f) else f
+                read = unpacked_path(f, scratch) if is_gzip(f) else f
                 size = read.stat().st_size
             except (OSError, InputError):
                 continue
