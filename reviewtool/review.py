@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .context import Context
-from .context.profiles import Profile, load_profiles, select_profile
+from .context.profiles import Profile, foreign_patches, load_profiles, select_profile
 from .errors import EXIT_FINDINGS, EXIT_OK
 from .model.series import Series
 from .rules.registry import Finding, NotChecked, Severity
@@ -144,12 +144,13 @@ def build_context(series: Series, options: ReviewOptions) -> tuple[Context, str,
     routed = tuple(options.settings.get("routed_recipients") or ())
     profile, reason = select_profile(profiles, name=options.profile,
                                      tags=first.subject.tags if first else (), recipients=sent + routed,
-                                     repo=options.repo,
+                                     repo=options.repo, paths=[f.path for p in series.patches for f in p.diff.files],
                                      config=options.repo_facts.config if options.repo_facts else None)
     address = reason.removeprefix("sent to ") if reason.startswith("sent to ") else None
     if address and address in {a.lower() for a in routed} and not any(address in a.lower() for a in sent):
         reason = f"MAINTAINERS lists {address} for the files (b4 prep --auto-to-cc would send there)"
-    fields: dict[str, Any] = {"profile": profile, "unavailable": {}, "notes": [], "closers": []}
+    fields: dict[str, Any] = {"profile": profile, "unavailable": {}, "notes": [], "closers": [],
+                              "foreign": foreign_patches(profiles, profile, series)}
     for stage in context_stages():
         stage(series, options, fields)
     notes = tuple(fields.pop("notes"))

@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 import pytest
 from conftest import CORPUS
 from gitrepo import GitRepo
-from mailfactory import Mail, patch_body, series_mails, thread, write
+from mailfactory import Mail, hunk_diff, patch_body, series_mails, thread, write
 
 from reviewtool.context.profiles import load_profiles, select_profile, shipped_profiles
 from reviewtool.errors import ConfigError
@@ -30,13 +30,20 @@ def test_shipped_profiles_and_their_trees():
 
 def test_every_tree_rule_is_off_in_generic():
     generic = shipped_profiles()["generic"]
-    for rule in ("tree-tag-missing", "tree-mismatch", "split-series", "net-next-closed", "fix-for-next-only-code"):
+    for rule in ("tree-tag-missing", "tree-mismatch", "net-next-closed", "fix-for-next-only-code"):
         assert rule in generic.disabled
     assert generic.severity["fixes-missing"] == "info"
 
 
-def _single(tmp_path, subject: str, to: str = "netdev@vger.kernel.org", cc: str = "", name="one.mbox"):
-    return write(tmp_path, thread(Mail(subject, patch_body(), to=to, cc=cc)), name)
+def _single(tmp_path, subject: str, to: str = "netdev@vger.kernel.org", cc: str = "", name="one.mbox",
+            diff: str | None = None):
+    body = patch_body(diff=diff) if diff else patch_body()
+    return write(tmp_path, thread(Mail(subject, body, to=to, cc=cc)), name)
+
+
+NF_DIFF = hunk_diff("net/netfilter/nf_tables_api.c", ["	return 0;"], ["	return err;"])
+ATH_DIFF = hunk_diff("drivers/net/wireless/ath/ath11k/mac.c", ["	return 0;"], ["	return ret;"])
+DOC_DIFF = hunk_diff("Documentation/networking/foo.rst", ["teh"], ["the"])
 
 
 def test_tree_tags_are_exact_tokens(tmp_path, check_json):
@@ -46,9 +53,10 @@ def test_tree_tags_are_exact_tokens(tmp_path, check_json):
     assert res.json["series"]["profile_reason"] == "subject tag [bpf-next/net]"
     assert check_json(_single(tmp_path, "[PATCH net-next] net: foo: bar", name="nn.mbox")).json["series"][
         "profile_reason"] == "subject tag [net-next]"
-    # A tag that is no tree of any profile falls back to the list.
+    # A tag that is no tree of any profile falls back to the files it touches (net/core/dev.c).
     res = check_json(_single(tmp_path, "[PATCH -next] net: foo: bar", name="minus.mbox"))
-    assert res.json["series"]["profile"] == "netdev" and "sent to netdev@" in res.json["series"]["profile_reason"]
+    assert res.json["series"]["profile"] == "netdev"
+    assert res.json["series"]["profile_reason"] == "the files it touches are netdev's (net/core/dev.c)"
 
 
 def test_real_threads_pick_their_profile(check_json):
@@ -67,13 +75,52 @@ def test_real_threads_pick_their_profile(check_json):
 
 
 def test_list_order_decides_between_lists(tmp_path, check_json):
+    # Documentation that no profile claims more than another: the lists decide.
     to_nf = _single(tmp_path, "[PATCH] netfilter: foo", to="netfilter-devel@vger.kernel.org",
-                    cc="netdev@vger.kernel.org, linux-kernel@vger.kernel.org")
+                    cc="netdev@vger.kernel.org, linux-kernel@vger.kernel.org", diff=DOC_DIFF.replace(
+                        "networking/foo.rst", "process/foo.rst"))
     assert check_json(to_nf).json["series"]["profile"] == "netfilter"
     to_lkml = _single(tmp_path, "[PATCH] netfilter: foo", to="Some One <x@example.org>, linux-kernel@vger.kernel.org",
-                      cc="netfilter-devel@vger.kernel.org", name="lkml.mbox")
+                      cc="netfilter-devel@vger.kernel.org", name="lkml.mbox",
+                      diff=DOC_DIFF.replace("networking/foo.rst", "process/foo.rst"))
     # LKML is Cc'd on nearly everything: the subsystem list behind it decides.
     assert check_json(to_lkml).json["series"]["profile"] == "netfilter"
+
+
+def test_the_profile_follows_the_files(tmp_path, check_json):
+    # net/netfilter/ is netdev's too, but netfilter's claim is the more specific one (as in MAINTAINERS).
+    res = check_json(_single(tmp_path, "[PATCH] netfilter: nf_tables: x", to="netdev@vger.kernel.org", diff=NF_DIFF))
+    assert res.json["series"]["profile"] == "netfilter"
+    # A wireless driver patch tagged [PATCH net-next], sent to its driver list only: netdev excludes
+    # the files, wireless claims them and reads the tag as wireless-next.
+    res = check_json(_single(tmp_path, "[PATCH net-next] wifi: ath11k: fix x", to="ath11k@lists.infradead.org",
+                             cc="Kalle Valo <kvalo@kernel.org>", diff=ATH_DIFF, name="ath.mbox"))
+    assert res.json["series"]["profile"] == "wireless"
+    assert res.json["series"]["profile_reason"] == ("the files it touches are wireless's "
+                                                    "(drivers/net/wireless/ath/ath11k/mac.c); its subject tag "
+                                                    "[net-next] reads there as wireless-next")
+    assert [p["tree"] for p in res.json["verdict"]["patches"]] == ["wireless-next"]
+    # The near miss: a netdev file with the same tag stays netdev's.
+    res = check_json(_single(tmp_path, "[PATCH net-next] net: foo: x", to="ath11k@lists.infradead.org", name="n.mbox"))
+    assert (res.json["series"]["profile"], res.json["series"]["profile_reason"]) == ("netdev", "subject tag [net-next]")
+
+
+def test_former_tree_names_and_sub_trees_are_read(tmp_path, check_json):
+    wireless = shipped_profiles()["wireless"]
+    assert wireless.read_tree(["wireless-drivers"]).spec.name == "wireless"
+    assert wireless.read_tree(["ath-next"]).spec.name == "wireless-next"
+    assert wireless.tree_named("ath-next branch of ath.git")[0].name == "wireless-next"
+    assert wireless.tree_named("ath-current branch of ath.git")[0].name == "wireless"
+    assert wireless.tree_named("wireless-drivers-next.git")[0].name == "wireless-next"
+    assert wireless.tree_named("iwlwifi-next.git")[1].name == "iwlwifi-next"
+    assert wireless.tree_named("the mm tree") is None
+    # `[PATCH wireless-drivers]` in 2021 was the tree's name: no finding. In 2024 it is a note.
+    for year, expect in ((2021, []), (2024, ["info"])):
+        mail = Mail("[PATCH wireless-drivers] wifi: ath11k: fix x", patch_body(diff=ATH_DIFF),
+                    to="linux-wireless@vger.kernel.org")
+        res = check_json(write(tmp_path, thread(mail, start=datetime(year, 6, 1, tzinfo=timezone.utc)), f"{year}.mbox"))
+        assert [f["severity"] for f in res.json["findings"] if f["rule"] == "subject-format"] == expect
+        assert [p["tree"] for p in res.json["verdict"]["patches"]] == ["wireless"]
 
 
 def test_profile_option_and_unknown_profile(tmp_path, check_json, cli):
@@ -205,3 +252,24 @@ def test_a_subsystem_list_beats_lkml_in_front_of_it():
     assert p.name == "bpf"
     p, why = select_profile(profiles, name=None, tags=(), recipients=("linux-kernel@vger.kernel.org",))
     assert p.name == "generic" and why == "sent to linux-kernel@vger.kernel.org"
+
+
+BT_DIFF = hunk_diff("net/bluetooth/hci_sync.c", ["	return 0;"], ["	return err;"])
+BLUEZ_DIFF = hunk_diff("src/adapter.c", ["	return 0;"], ["	return err;"])
+
+
+def test_linux_bluetooth_carries_two_projects(tmp_path, check_json):
+    # BlueZ user space, tagged [PATCH BlueZ], applied without sign-offs: none is asked for.
+    mail = Mail("[PATCH BlueZ v2 1/1] adapter: fix the discovery filter", patch_body(trailers="", diff=BLUEZ_DIFF),
+                to="linux-bluetooth@vger.kernel.org")
+    res = check_json(write(tmp_path, thread(mail), "bluez.mbox"))
+    assert res.json["series"]["profile"] == "bluez"
+    assert not [f for f in res.json["findings"] if f["rule"].startswith("signed-off-by")]
+    # The kernel's Bluetooth patches: untagged, they go to bluetooth-next, and a sign-off is required.
+    mail = Mail("[PATCH] Bluetooth: hci_sync: add the foo command", patch_body(trailers="", diff=BT_DIFF),
+                to="linux-bluetooth@vger.kernel.org")
+    res = check_json(write(tmp_path, thread(mail), "bt.mbox"))
+    assert res.json["series"]["profile"] == "bluetooth"
+    assert [p["tree"] for p in res.json["verdict"]["patches"]] == ["bluetooth-next"]
+    assert [f["severity"] for f in res.json["findings"] if f["rule"] == "signed-off-by-missing"] == ["error"]
+    assert not [f for f in res.json["findings"] if f["rule"] == "tree-tag-missing" and f["severity"] != "info"]

@@ -63,7 +63,9 @@ def test_sender_not_last_signoff_real_libvirt_patch(check_json):
     # Real libvirt mail: sent by Yi Wang, whose sign-off is followed by Xi Xu's.
     res = check_json(CORPUS / "patchew/0020-libvirt.mbox.gz", "--select", "signoff")
     [hit] = hits(res, "signed-off-by-sender-last")
-    assert hit["severity"] == "warning"
+    # The sender did certify the patch; a colleague's sign-off came after: a note (maintainers
+    # apply such chains), where a sender with no sign-off at all is a warning.
+    assert hit["severity"] == "info"
     assert "Yi Wang" in hit["message"] and "not last" in hit["message"]
     assert hit["evidence"][-1] == "Signed-off-by: Xi Xu <xu.xi8@zte.com.cn>"
 
@@ -126,7 +128,7 @@ def test_a_signer_before_the_author_must_be_the_author_or_a_codeveloper(tmp_path
     chain = "Signed-off-by: Konrad Dybcio <konrad@example.org>\nSigned-off-by: Nick Chan <nick@example.org>"
     res = check_json(_signed(tmp_path, chain), "--select", "signoff")
     [hit] = hits(res, "signed-off-by-author")
-    assert hit["severity"] == "warning"
+    assert hit["severity"] == "info"  # applied far more often than sent back (benchmarks/rule_table.txt)
     assert hit["message"].startswith("Konrad Dybcio <konrad@example.org> signed off before the author Nick Chan")
     assert "From: Konrad Dybcio <konrad@example.org>" in hit["advice"] and "Co-developed-by" in hit["advice"]
     # Credited as co-developer, or the author signing first and a handler after: a sound chain.

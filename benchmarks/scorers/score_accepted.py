@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Score reviewtool on postings that the maintainers applied as they were posted.
 
-reviewtool's copy of ../shared/eval/score_accepted.py, changed only to make the case paths absolute
-(each review runs from `/`); tests/test_scores.py runs it on fixtures/cases/accepted.
+reviewtool's copy of ../shared/eval/score_accepted.py, unchanged (kept beside score_cases.py so
+tests/test_scores.py and benchmarks/calibrate.py read one folder).
 
 Each item is NN-slug.mbox (the posting: cover letter and patches, no replies) and NN-slug.json
 with `applied_to` (the tree the maintainers applied it to, e.g. "net" or "net-next"),
 `declared_tree` (the tree its subject named, or null), `applied_all` and `complete_in_mbox`.
 
-    python3 score_accepted.py DIR [DIR...] [--reviewtool EXE] [--json OUT] [--verbose]
+    python3 score_accepted.py DIR [DIR...] [--reviewtool EXE] [--jobs N] [--sample N] [--json OUT] [--verbose]
+
+--jobs runs that many reviews at once; --sample scores a fixed random sample of N postings (the
+same N postings on every run, so two runs compare).
 
 What it counts, per posting:
 - error: an error-level finding. The maintainers took the posting as it was, so every error is a
@@ -24,18 +27,20 @@ import argparse
 import json
 import os
 import shutil
+import random
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from collections import Counter
 from pathlib import Path
 
 TREE_RULES = {"tree-mismatch", "split-series", "fix-for-next-only-code"}
 
 
-def review(exe: str, mbox: Path) -> tuple[int, dict | None, str]:
+def review(exe: str, mbox: Path, extra: tuple = ()) -> tuple[int, dict | None, str]:
     env = dict(os.environ, NO_COLOR="1", COLUMNS="120")
     try:
-        r = subprocess.run([exe, "check", str(mbox), "--format", "json"], capture_output=True, text=True,
+        r = subprocess.run([exe, "check", str(mbox), "--format", "json", *extra], capture_output=True, text=True,
                            timeout=120, env=env, cwd="/")
     except subprocess.TimeoutExpired:
         return 124, None, "timeout"
@@ -45,27 +50,35 @@ def review(exe: str, mbox: Path) -> tuple[int, dict | None, str]:
         return r.returncode, None, r.stderr
 
 
-def score(dirs: list[Path], exe: str) -> dict:
+def postings(dirs, sample: int | None = None) -> list[Path]:
+    """Every posting under the directories, or a fixed sample of them (the same one on every run)."""
+    found = [m for d in dirs for m in sorted(Path(d).resolve().glob("*.mbox"))]
+    if sample and sample < len(found):
+        found = sorted(random.Random(20261201).sample(found, sample))
+    return found
+
+
+def score(dirs: list[Path], exe: str, jobs: int = 1, sample: int | None = None, extra: tuple = ()) -> dict:
     items = []
-    for d in dirs:
-        d = d.resolve()  # reviewtool's copy: the reviews run from /
-        for mbox in sorted(d.glob("*.mbox")):
-            meta = json.loads(mbox.with_suffix(".json").read_text())
-            applied = meta.get("applied_to")
-            rc, data, err = review(exe, mbox)
-            fs = (data or {}).get("findings") or []
-            errors = [f"{f['rule']}@{f.get('patch')}" for f in fs if f.get("severity") == "error"
-                      and not (f.get("rule") == "series-incomplete" and meta.get("complete_in_mbox") is False)]
-            routes = [p.get("tree") for p in ((data or {}).get("verdict") or {}).get("patches") or []]
-            tree_findings = [f["rule"] for f in fs if f.get("rule") in TREE_RULES]
-            wrong = bool(tree_findings) and any(t and t != applied for t in routes)
-            items.append({"item": f"{d.name}/{mbox.stem}", "applied_to": applied,
-                          "declared": meta.get("declared_tree"), "rc": rc,
-                          "error": None if data else err.strip()[-200:], "errors": errors,
-                          "wrong_tree": wrong, "tree_findings": tree_findings,
-                          "tree_agrees": bool(routes) and all(t == applied for t in routes), "routes": routes,
-                          "warnings": [f["rule"] for f in fs if f.get("severity") == "warning"],
-                          "status": ((data or {}).get("verdict") or {}).get("status")})
+    mboxes = postings(dirs, sample)
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        reviews = list(pool.map(lambda m: review(exe, m, extra), mboxes))
+    for mbox, (rc, data, err) in zip(mboxes, reviews):
+        meta = json.loads(mbox.with_suffix(".json").read_text())
+        applied = meta.get("applied_to")
+        fs = (data or {}).get("findings") or []
+        errors = [f"{f['rule']}@{f.get('patch')}" for f in fs if f.get("severity") == "error"
+                  and not (f.get("rule") == "series-incomplete" and meta.get("complete_in_mbox") is False)]
+        routes = [p.get("tree") for p in ((data or {}).get("verdict") or {}).get("patches") or []]
+        tree_findings = [f["rule"] for f in fs if f.get("rule") in TREE_RULES]
+        wrong = bool(tree_findings) and any(t and t != applied for t in routes)
+        items.append({"item": f"{mbox.parent.name}/{mbox.stem}", "applied_to": applied,
+                      "declared": meta.get("declared_tree"), "rc": rc,
+                      "error": None if data else err.strip()[-200:], "errors": errors,
+                      "wrong_tree": wrong, "tree_findings": tree_findings,
+                      "tree_agrees": bool(routes) and all(t == applied for t in routes), "routes": routes,
+                      "warnings": [f["rule"] for f in fs if f.get("severity") == "warning"],
+                      "status": ((data or {}).get("verdict") or {}).get("status")})
     n = len(items)
     return {"items": items, "postings": n,
             "with_error": sum(1 for i in items if i["errors"]),
@@ -73,6 +86,7 @@ def score(dirs: list[Path], exe: str) -> dict:
             "tree_agrees": sum(1 for i in items if i["tree_agrees"]),
             "unreviewed": sum(1 for i in items if i["error"] is not None),
             "errors_by_rule": Counter(e.split("@")[0] for i in items for e in i["errors"]).most_common(),
+            "warnings": sum(len(i["warnings"]) for i in items),
             "warnings_by_rule": Counter(w for i in items for w in i["warnings"]).most_common()}
 
 
@@ -80,10 +94,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dirs", type=Path, nargs="+")
     ap.add_argument("--reviewtool", default=shutil.which("reviewtool") or "reviewtool")
+    ap.add_argument("--jobs", "-j", type=int, default=2, help="reviews run at once (default 2)")
+    ap.add_argument("--sample", type=int, help="score a fixed random sample of this many postings")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--verbose", "-v", action="store_true")
     a = ap.parse_args()
-    res = score(a.dirs, a.reviewtool)
+    res = score(a.dirs, a.reviewtool, a.jobs, a.sample)
     if a.json:
         a.json.write_text(json.dumps(res, indent=1))
     if a.verbose:
@@ -98,7 +114,8 @@ def main() -> int:
     n = res["postings"] or 1
     print(f"{res['postings']} accepted postings: with an error {res['with_error']} ({res['with_error'] / n:.0%}); "
           f"sent to a wrong tree {res['wrong_tree']} ({res['wrong_tree'] / n:.0%}); "
-          f"tree agrees {res['tree_agrees']} ({res['tree_agrees'] / n:.0%}); not reviewed {res['unreviewed']}")
+          f"tree agrees {res['tree_agrees']} ({res['tree_agrees'] / n:.0%}); warnings {res['warnings'] / n:.2f} a posting; "
+          f"not reviewed {res['unreviewed']}")
     return 0
 
 

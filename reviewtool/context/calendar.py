@@ -173,6 +173,30 @@ class Calendar:
     def last(self) -> Boundary | None:
         return self.boundaries[-1] if self.boundaries else None
 
+    def release_phase(self, version: str, when: datetime) -> str | None:
+        """Where release `version` stood at `when`: "next" (its predecessor not yet released: the
+        development trees take work for it), "current" (in its merge window or release
+        candidates: the fixes trees take its fixes), "released" (a fix for it is a stable
+        backport), or None when the calendar does not know."""
+        when = when.astimezone(timezone.utc) if when.tzinfo else when.replace(tzinfo=timezone.utc)
+        try:
+            wanted = Version.parse(version)
+        except ValueError:
+            return None
+        releases = [b for b in self.boundaries if b.kind == "release"]
+        mine = next((b for b in releases if b.version == wanted), None)
+        earlier = [b for b in releases if b.version < wanted]
+        prev = earlier[-1] if earlier else None
+        follows = prev is not None and (prev.version == Version(wanted.major, wanted.minor - 1) or (
+            wanted.minor == 0 and prev.version.major == wanted.major - 1))
+        if not follows:  # a release the calendar cannot place (7.9 before 7.0 is known)
+            return None
+        if mine is not None and when >= mine.latest:
+            return "released"
+        if when >= prev.earliest:
+            return "current" if mine is not None or prev is releases[-1] else None
+        return "next"
+
     def state_at(self, when: datetime) -> WindowState:
         """closed: between a release and the next -rc1; open: between an -rc1 and its release."""
         when = when.astimezone(timezone.utc) if when.tzinfo else when.replace(tzinfo=timezone.utc)

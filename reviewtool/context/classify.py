@@ -1,9 +1,10 @@
 """Per-patch classification: fix, development, test or docs, with the reasons and the tree.
 
-`classify_series(series, profile, targets)` is pure: the signals of classify_signals.py weighed in
-a fixed order (a Fixes tag, then what the diff adds, then the subject's words, then size), and a
-tree chosen from the profile's data (its fixes and development trees, never a tree name written
-here). `targets` holds what the repository says about Fixes targets, when one was given.
+`classify_series(series, profile, targets, calendar)` is pure: each patch is read once
+(context/reading.py), its kind weighed in a fixed order (context/classify_kind.py), and its tree
+chosen from the profile's data (its fixes and development trees, what untagged patches mean,
+never a tree name written here). `targets` holds what the repository says about Fixes targets,
+when one was given; `calendar` places a release named in the subject (`[PATCH 6.3]`).
 
 `certain` marks a tree verdict strong enough to contradict the author: new uAPI, a new driver or a
 stand-alone clean-up is never fixes-tree material; a Fixes target found only in the development
@@ -16,14 +17,16 @@ unless their diff adds new work.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from ..model.series import Patch, Series, is_pull_request
-from .classify_kind import DECISIVE, kind_of, not_needed
-from .classify_signals import FixesTag, Signal, cleanup_words, fixes_tags, is_stable_backport
-from .classify_words import cover_cleanups, says_development_only
+from .classify_kind import DECISIVE, Kind, kind_of, not_needed
+from .classify_signals import FixesTag, Signal, fixes_tags
+from .cover import cover_cleanups, is_preparation
+from .phrases import meaning
 from .profiles import Profile, TreeSpec
+from .reading import PatchReading, read_patch, says_development_only
 
 STAGE_ORDER = 60  # after the history stage: Fixes targets are looked up there
 
@@ -59,6 +62,9 @@ class PatchClass:
     doubt_evidence: tuple[str, ...] = ()
     not_needed: Signal | None = None  # evidence that its Fixes tag names no bug (fixes-not-needed)
     travels_with: tuple[int, ...] = ()  # the fixes this non-fix patch accompanies in a fixes-tree series
+    phrases: tuple[str, ...] = ()  # the phrase-table entries its kind rests on ("bug-prose/leak")
+    cosmetic: Signal | None = None  # a documentation change that only corrects wording
+    kind_reasons: tuple[str, ...] = ()  # the reasons of its kind alone (not of its route)
 
     @property
     def doubtful(self) -> bool:
@@ -73,6 +79,7 @@ class Classification:
     fixes_tree: str | None  # the profile's fixes tree for this series
     development_tree: str | None
     history_checked: bool  # Fixes targets were looked up in a repository
+    stable_backport: bool = False  # a posting for a stable tree: no tree policy applies
 
     def of(self, counter: int) -> PatchClass | None:
         return next((p for p in self.patches if p.counter == counter), None)
@@ -81,180 +88,268 @@ class Classification:
         return [p for p in self.patches if p.tree == tree]
 
 
-def _route_fix(pc: dict[str, Any], facts: list[TargetFacts | None], fixes: TreeSpec | None,
-               dev: TreeSpec | None) -> bool:
-    """Route a fix with Fixes tags by what the repository says of its targets; False when it cannot."""
+@dataclass(frozen=True)
+class _Trees:
+    """The trees a series can go to, and what the profile says of untagged patches."""
+
+    fixes: TreeSpec | None
+    dev: TreeSpec | None
+    untagged: TreeSpec | None  # where untagged patches go (None: by their kind)
+    fixes_when: tuple[str, ...]  # what sends an untagged patch to the fixes tree instead
+
+
+@dataclass(frozen=True)
+class _Route:
+    tree: str | None = None
+    certain: bool = False
+    reasons: tuple[str, ...] = ()  # added to the kind's reasons
+    basis: str | None = None  # replaces the kind's basis (the history decided)
+    doubt: str | None = None
+    doubt_tree: str | None = None
+    settle: str | None = None
+    doubt_evidence: tuple[str, ...] = ()
+    travels_with: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Draft:
+    """One patch between its reading and its class."""
+
+    patch: Patch
+    reading: PatchReading
+    kind: Kind
+    own: TreeSpec | None
+    not_needed: Signal | None
+    route: _Route = field(default_factory=_Route)
+
+    @property
+    def counter(self) -> int:
+        return self.patch.counter
+
+
+def _route_by_history(d: _Draft, facts: list[TargetFacts | None], t: _Trees) -> _Route | None:
+    """Route a fix by what the repository says of its Fixes targets; None when it cannot."""
     known = [f for f in facts if f is not None and f.found and f.in_fixes_tree is not None]
-    if known and len(known) == len(facts) and fixes and dev:
-        if all(not f.in_fixes_tree and f.in_development_tree for f in known):
-            pc.update(tree=dev.name, certain=True, basis="history")
-            pc["reasons"].append(f"every Fixes target is only in {dev.name}")
-            return True
-        inside = [f for f in known if f.in_fixes_tree]
-        if inside:
-            tag = next((f.first_tag for f in inside if f.first_tag), None)
-            pc.update(tree=fixes.name, certain=True, basis="history")
-            pc["reasons"].append(f"the Fixes target is in {fixes.name}" + (f" (first in {tag})" if tag else ""))
-            return True
-    return False
+    if not (known and len(known) == len(facts) and t.fixes and t.dev):
+        return None
+    if all(not f.in_fixes_tree and f.in_development_tree for f in known):
+        return _Route(t.dev.name, True, (f"every Fixes target is only in {t.dev.name}",), "history")
+    inside = [f for f in known if f.in_fixes_tree]
+    if inside:
+        tag = next((f.first_tag for f in inside if f.first_tag), None)
+        return _Route(t.fixes.name, True, (f"the Fixes target is in {t.fixes.name}" + (f" (first in {tag})" if tag else ""),),
+                      "history")
+    return None
 
 
-def _doubt(pc: dict[str, Any], why: str, tree: str, settle: str, evidence) -> None:
-    pc.update(doubt=why, doubt_tree=tree, settle=settle, doubt_evidence=tuple(evidence))
-
-
-def _fix_for_development(pc: dict[str, Any], p: Patch, series: Series, fixes: TreeSpec, dev: TreeSpec,
-                         quiet: bool) -> None:
-    """A fix sent to the development tree: keep it there, and say what decides whether it belongs in
-    the fixes tree, unless the author already said the bug is only in the development tree.
-    `quiet`: no doubt (the repository was asked, or a maintainer's pull request chose the tree)."""
+def _fix_for_development(d: _Draft, series: Series, t: _Trees, quiet: bool) -> _Route:
+    """A fix sent to the development tree: keep it there. Without a Fixes tag, whether the bug is in
+    released code is a doubt worth raising, unless the author said the bug is only in the
+    development tree, or `quiet` (a pull request chose the tree, or the maintainers pick the tree
+    themselves). With a Fixes tag the repository decides; without one given, the context notes
+    what was not checked (applied net-next fixes carry Fixes tags as often as net ones do)."""
+    fixes, dev, p = t.fixes, t.dev, d.patch
+    keep = _Route(dev.name)
     texts = [p.message, p.notes] + ([series.cover.message, series.cover.notes] if series.cover else [])
     said = says_development_only(texts, fixes.name, dev.name)
-    if said:
-        pc["reasons"].append(f"the author says the bug is only in {dev.name}: '{said}'")
-        return
-    if pc["fixes"]:
-        pc["reasons"].append(f"whether the Fixes target is already in {fixes.name} was not checked")
-        if quiet:
-            return
-        _doubt(pc, f"it carries {pc['fixes'][0].line}", fixes.name,
-               f"If the commit it fixes is in {fixes.name} (released code), send it as [PATCH {fixes.name}] so the "
-               f"fix reaches the current release and stable; if that commit is only in {dev.name}, {dev.name} is "
-               f"right. `--repo` with both trees' refs (--tree {fixes.name}=REF --tree {dev.name}=REF) checks it.",
-               [t.line for t in pc["fixes"]])
-    else:
-        pc["reasons"].append(f"without a Fixes tag, whether the bug is already in {fixes.name} is unknown")
-        if quiet:
-            return
-        _doubt(pc, f"it reads as a fix ({pc['reasons'][0]}) and has no Fixes tag", fixes.name,
-               f"If the bug is in released code, add its Fixes tag and send it as [PATCH {fixes.name}]; if the bug "
-               f"came with work that is only in {dev.name}, {dev.name} is right (say so below `---`).",
-               pc["evidence"][:2] or [p.subject.raw])
+    if said is not None:
+        return replace(keep, reasons=(f"the author says the bug is only in {dev.name}: '{said.text}'",))
+    if d.reading.fixes:
+        return replace(keep, reasons=(f"whether the Fixes target is already in {fixes.name} was not checked",))
+    why = f"without a Fixes tag, whether the bug is already in {fixes.name} is unknown"
+    if quiet:
+        return replace(keep, reasons=(why,))
+    return replace(keep, reasons=(why,), doubt=f"it reads as a fix ({d.kind.reasons[0]}) and has no Fixes tag",
+                   doubt_tree=fixes.name,
+                   settle=f"If the bug is in released code, add its Fixes tag and send it as [PATCH {fixes.name}]; "
+                          f"if the bug came with work that is only in {dev.name}, {dev.name} is right (say so below "
+                          "`---`).", doubt_evidence=tuple(d.kind.evidence[:2]) or (p.subject.raw,))
 
 
-def classify_series(series: Series, profile: Profile,
-                    targets: Mapping[str, TargetFacts] | None = None) -> Classification:
-    """Classify every received patch of `series` for `profile` (see the module docstring)."""
-    first = series.first
-    tags = first.subject.tags if first else ()
-    declared = profile.series_tree(series)
-    # The profile's trees apply to a series tagged for one, or touching the paths the project owns
-    # (not to a user-space patch on the same list, nor to a stable backport).
-    applies = declared is not None or (not is_stable_backport(tags) and any(
-        profile.owns(f.path) for p in series.patches for f in p.diff.files))
-    fixes = profile.tree_for("fixes", declared) if applies else None
-    dev = profile.tree_for("development", declared) if applies else None
-    limit = int(profile.settings.get("fix_size_limit", 100))
-    cover_says = cover_cleanups(series.cover, series.expected)
-    cover_cleanup = series.cover is not None and cleanup_words(series.cover) is not None
-    draft: list[dict[str, Any]] = []
-    for p in series.patches:
-        own = profile.declared_tree(p.subject.tags) or declared
-        tags = fixes_tags(p)
-        k = kind_of(p, tags, profile, limit)
-        pc = {"counter": p.counter, "kind": k.kind, "reasons": k.reasons, "evidence": k.evidence, "declared": own,
-              "fixes": tags, "lines": p.diff.insertions + p.diff.deletions, "tree": None, "certain": False,
-              "basis": k.basis, "cosmetic": k.cosmetic, "not_needed": not_needed(p, tags, cover_says.get(p.counter)),
-              "doubt": None, "doubt_tree": None, "settle": None, "doubt_evidence": (), "travels_with": ()}
-        if k.kind == "development" and not k.decisive and cover_cleanup:
-            pc.update(basis="cleanup", reasons=["the cover letter calls the series clean-ups"] + k.reasons[:1])
-        draft.append(pc)
-    untagged = profile.tree(profile.settings.get("untagged_tree")) if applies else None
-    pull = is_pull_request(series)  # a maintainer's pull request: its sender chose the tree, no doubts
-    for pc, p in zip(draft, series.patches):
-        if pc["declared"] is None and untagged is not None and pc["kind"] in ("fix", "development"):
-            pc.update(tree=untagged.name, certain=False)
-            pc["reasons"].append(f"untagged {profile.name} patches go to {untagged.name}")
-            continue
-        _route(pc, p, series, fixes, dev, targets, pull)
-    _companions(draft, fixes)
-    _tests_and_docs(draft, fixes, dev)
-    for pc in draft if not pull else ():
-        _doubts_in_fixes_tree(pc, draft, fixes, dev)
-    out = tuple(PatchClass(counter=pc["counter"], kind=pc["kind"], reasons=tuple(pc["reasons"]), tree=pc["tree"],
-                           certain=pc["certain"], declared=pc["declared"].name if pc["declared"] else None,
-                           summary=", ".join(pc["reasons"][:3]), evidence=tuple(pc["evidence"]),
-                           fixes=pc["fixes"], lines=pc["lines"], basis=pc["basis"], doubt=pc["doubt"],
-                           doubt_tree=pc["doubt_tree"], settle=pc["settle"], doubt_evidence=pc["doubt_evidence"],
-                           not_needed=pc["not_needed"], travels_with=pc["travels_with"]) for pc in draft)
-    return Classification(patches=out, declared=declared, fixes_tree=fixes.name if fixes else None,
-                          development_tree=dev.name if dev else None, history_checked=targets is not None)
+def _untagged_route(d: _Draft, t: _Trees) -> _Route | None:
+    """An untagged patch: a release the subject names, else what the profile says untagged means."""
+    tag = d.reading.release_tag
+    if tag is not None and tag.phase in ("current", "next") and t.fixes and t.dev:
+        tree = t.fixes if tag.phase == "current" else t.dev
+        when = "in its merge window or release candidates" if tag.phase == "current" else "not yet in its merge window"
+        return _Route(tree.name, reasons=(f"the subject names {tag.version} ([{tag.tag}]), {when} when it was sent",))
+    if t.untagged is None or d.kind.kind not in ("fix", "development", "docs"):
+        return None
+    urgent = _urgent(d.reading, t.fixes_when)
+    if urgent and t.fixes is not None:
+        return _Route(t.fixes.name, reasons=(f"{urgent}: untagged, it goes to {t.fixes.name}",))
+    return _Route(t.untagged.name, reasons=(f"untagged patches go to {t.untagged.name}",))
 
 
-def _route(pc: dict[str, Any], p: Patch, series: Series, fixes: TreeSpec | None, dev: TreeSpec | None,
-           targets: Mapping[str, TargetFacts] | None, pull: bool) -> None:
-    own = pc["declared"]
-    if pc["kind"] == "fix":
-        if pc["fixes"]:
-            facts = [targets.get(t.sha) if targets is not None and t.sha else None for t in pc["fixes"]]
-            if _route_fix(pc, facts, fixes, dev):
-                return
+# What sends an untagged patch to the fixes tree (the profile's `untagged.fixes_when`).
+_URGENT = {
+    "maintainers": lambda r: "it only updates MAINTAINERS" if r.maintainers_only else None,
+    "build-break": lambda r: (f"the subject says '{r.hit('build-break-summary').words}'"
+                              if r.hit("build-break-summary") else None),
+    "regression": lambda r: (f"it reports a regression: '{r.hit('regression').text}'" if r.hit("regression") else None),
+}
+
+
+def _urgent(r: PatchReading, signals: tuple[str, ...]) -> str | None:
+    for name in signals:
+        why = _URGENT[name](r) if name in _URGENT else None
+        if why:
+            return why
+    return None
+
+
+def _first_route(d: _Draft, series: Series, t: _Trees, targets: Mapping[str, TargetFacts] | None,
+                 pull: bool) -> _Route:
+    own, kind = d.own, d.kind.kind
+    if own is None:
+        untagged = _untagged_route(d, t)
+        if untagged is not None:
+            return untagged
+    if kind == "fix":
+        if d.reading.fixes:
+            facts = [targets.get(tag.sha) if targets is not None and tag.sha else None for tag in d.reading.fixes]
+            by_history = _route_by_history(d, facts, t)
+            if by_history is not None:
+                return by_history
         if own is not None and own.kind == "development":
-            pc.update(tree=own.name, certain=False)
-            if fixes and dev and pc["not_needed"] is None:  # a Fixes tag naming no bug is fixes-not-needed's
-                _fix_for_development(pc, p, series, fixes, dev, pull or (targets is not None and bool(pc["fixes"])))
-            return
-        if own is None and pc["not_needed"] is not None:  # untagged, and its Fixes tag names no bug
-            pc.update(tree=dev.name if dev else None, certain=False)
-            return
-        pc.update(tree=fixes.name if fixes else None, certain=own is not None and own.kind == "fixes")
-    elif pc["kind"] == "development":
-        pc.update(tree=dev.name if dev else None, certain=pc["basis"] in DECISIVE and dev is not None)
+            if t.fixes and t.dev and d.not_needed is None:  # a Fixes tag naming no bug is fixes-not-needed's
+                return _fix_for_development(d, series, t, pull or t.untagged is not None)
+            return _Route(own.name)
+        if own is None and d.not_needed is not None:  # untagged, and its Fixes tag names no bug
+            return _Route(t.dev.name if t.dev else None)
+        return _Route(t.fixes.name if t.fixes else None, own is not None and own.kind == "fixes")
+    if kind == "development":
+        if own is not None and not d.kind.decisive:  # nothing the mail shows contradicts the author
+            return _Route(own.name)
+        return _Route(t.dev.name if t.dev else None, d.kind.decisive and t.dev is not None)
+    return _Route()
 
 
-def _companions(draft: list[dict[str, Any]], fixes: TreeSpec | None) -> None:
+def _travel(drafts: list[_Draft], t: _Trees) -> list[_Draft]:
     """In a series for the fixes tree that carries a fix, the patches whose diff adds no new work
-    travel with the fixes: preparations, a helper the fix uses, the clean-up it builds on."""
-    if fixes is None:
-        return
-    bound = [pc["counter"] for pc in draft if pc["kind"] == "fix" and pc["tree"] == fixes.name
-             and pc["declared"] is not None and pc["declared"].kind == "fixes"]
-    if not bound:
-        return
-    for pc in draft:
-        if pc["kind"] == "development" and pc["basis"] != "diff" and pc["declared"] is not None \
-                and pc["declared"].kind == "fixes":
-            pc.update(tree=fixes.name, certain=False, travels_with=tuple(bound))
-            pc["reasons"].append("travels with the fix in patch " + ", ".join(map(str, bound))
-                                 + f" (a preparation or follow-up of it may go to {fixes.name} with it)")
+    travel with the fixes (preparations, a helper the fix uses, the clean-up it builds on), and so
+    do tests without a Fixes tag of their own."""
+    if t.fixes is None:
+        return drafts
+    name = t.fixes.name
+    bound = tuple(d.counter for d in drafts if d.kind.kind == "fix" and d.route.tree == name
+                  and d.own is not None and d.own.kind == "fixes")
+    fix_bound = tuple(d.counter for d in drafts if d.kind.kind == "fix" and d.route.tree == name)
+    out = []
+    for d in drafts:
+        r = d.route
+        if bound and d.kind.kind == "development" and d.kind.basis != "diff" and d.own is not None \
+                and d.own.kind == "fixes":
+            r = replace(r, tree=name, certain=False, travels_with=bound,
+                        reasons=r.reasons + ("travels with the fix in patch " + ", ".join(map(str, bound))
+                                             + f" (a preparation or follow-up of it may go to {name} with it)",))
+        elif d.kind.kind in ("test", "docs"):
+            r = replace(r, tree=_test_or_docs_tree(d, t, fix_bound),
+                        reasons=r.reasons + ((f"a test for the fix in patch {', '.join(map(str, fix_bound))} may "
+                                              f"travel with it to {name}",)
+                                             if d.kind.kind == "test" and fix_bound and not d.reading.fixes else ()))
+        out.append(replace(d, route=r))
+    return out
 
 
-def _tests_and_docs(draft: list[dict[str, Any]], fixes: TreeSpec | None, dev: TreeSpec | None) -> None:
-    fix_bound = [pc["counter"] for pc in draft if pc["kind"] == "fix" and fixes and pc["tree"] == fixes.name]
-    for pc in draft:
-        if pc["kind"] == "test":
-            if fix_bound and fixes and not pc["fixes"]:
-                pc["tree"] = fixes.name
-                pc["reasons"].append("a test for the fix in patch " + ", ".join(map(str, fix_bound))
-                                     + f" may travel with it to {fixes.name}")
-            else:
-                pc["tree"] = (fixes.name if pc["fixes"] and fixes else
-                              pc["declared"].name if pc["declared"] else dev.name if dev else None)
-        elif pc["kind"] == "docs":
-            pc["tree"] = (fixes.name if pc["fixes"] and fixes else
-                          pc["declared"].name if pc["declared"] else dev.name if dev else None)
+def _test_or_docs_tree(d: _Draft, t: _Trees, fix_bound: tuple[int, ...]) -> str | None:
+    if d.kind.kind == "test" and fix_bound and t.fixes and not d.reading.fixes:
+        return t.fixes.name
+    if d.reading.fixes and t.fixes:
+        return t.fixes.name
+    if d.route.tree is not None:  # an untagged patch the profile or a release tag placed
+        return d.route.tree
+    return d.own.name if d.own else t.dev.name if t.dev else None
 
 
-def _doubts_in_fixes_tree(pc: dict[str, Any], draft: list[dict[str, Any]], fixes: TreeSpec | None,
-                          dev: TreeSpec | None) -> None:
+def _doubt_in_fixes_tree(d: _Draft, drafts: list[_Draft], t: _Trees) -> _Draft:
     """A patch for the fixes tree that may be development material, on evidence the mail gives but
     cannot prove: it says no user can hit the bug, or it only rewords documentation."""
-    own = pc["declared"]
-    if own is None or own.kind != "fixes" or fixes is None or dev is None or pc["tree"] != fixes.name:
-        return
-    other_fixes = [d for d in draft if d is not pc and d["kind"] == "fix" and d["not_needed"] is None]
-    if other_fixes:
-        return  # it travels with the fixes of its series
-    if pc["kind"] == "fix" and pc["not_needed"] is not None:
-        sig = pc["not_needed"]
-        _doubt(pc, sig.reason, dev.name,
-               f"If no user can hit the bug, send it to {dev.name} without the Fixes tag; if users can, say how "
-               f"in the message and keep it for {fixes.name}.", [sig.evidence])
-    elif pc["kind"] == "docs" and pc["cosmetic"] is not None:
-        sig = pc["cosmetic"]
-        _doubt(pc, f"it only changes wording {sig.detail}".rstrip(), dev.name,
-               f"A correction of how the documentation reads goes to {dev.name}; keep {fixes.name} if the text is "
-               "wrong about what released kernels do (say so in the message).", [sig.evidence])
+    own, r = d.own, d.route
+    if own is None or own.kind != "fixes" or t.fixes is None or t.dev is None or r.tree != t.fixes.name:
+        return d
+    if any(o is not d and o.kind.kind == "fix" and o.not_needed is None for o in drafts):
+        return d  # it travels with the fixes of its series
+    if d.kind.kind == "fix" and d.not_needed is not None:
+        sig = d.not_needed
+        return replace(d, route=replace(r, doubt=sig.reason, doubt_tree=t.dev.name, doubt_evidence=(sig.evidence,),
+                                        settle=f"If no user can hit the bug, send it to {t.dev.name} without the Fixes "
+                                               f"tag; if users can, say how in the message and keep it for "
+                                               f"{t.fixes.name}."))
+    if d.kind.kind == "docs" and d.kind.cosmetic is not None:
+        sig = d.kind.cosmetic
+        return replace(d, route=replace(r, doubt=f"it only changes wording {sig.detail}".rstrip(), doubt_tree=t.dev.name,
+                                        doubt_evidence=(sig.evidence,),
+                                        settle=f"A correction of how the documentation reads goes to {t.dev.name}; keep "
+                                               f"{t.fixes.name} if the text is wrong about what released kernels do "
+                                               "(say so in the message)."))
+    return d
+
+
+def _trees(profile: Profile, series: Series, declared: TreeSpec | None, stable: bool) -> _Trees:
+    # The profile's trees apply to a series tagged for one, or touching the paths the project owns
+    # (not to a user-space patch on the same list, nor to a stable backport).
+    files = [f.path for p in series.patches for f in p.diff.files]
+    applies = not stable and (declared is not None or any(profile.owns(x) for x in files) or (
+        bool(files) and all(profile.is_docs_path(x) for x in files)))  # MAINTAINERS, Documentation/
+    if not applies:
+        return _Trees(None, None, None, ())
+    policy = profile.untagged
+    return _Trees(profile.tree_for("fixes", declared), profile.tree_for("development", declared),
+                  profile.tree(policy.tree) if policy else None, policy.fixes_when if policy else ())
+
+
+def _kind(p: Patch, reading: PatchReading, limit: int, cover_cleanup: Any) -> Kind:
+    k = kind_of(reading, p.subject.raw, limit)
+    if k.kind == "development" and not k.decisive and cover_cleanup is not None:
+        return replace(k, basis="cleanup", reasons=["the cover letter calls the series clean-ups"] + k.reasons[:1])
+    return k
+
+
+def classify_series(series: Series, profile: Profile, targets: Mapping[str, TargetFacts] | None = None,
+                    calendar: Any = None) -> Classification:
+    """Classify every received patch of `series` for `profile` (see the module docstring)."""
+    declared = profile.series_tree(series)
+    readings = {p.counter: read_patch(p, profile, calendar) for p in series.all_mails}
+    first = readings.get(series.first.counter) if series.first else None
+    stable = first is not None and (first.stable_tag is not None or (
+        first.release_tag is not None and first.release_tag.phase == "released"))
+    t = _trees(profile, series, declared, stable)
+    limit = int(profile.settings.get("fix_size_limit", 100))
+    cover_says = cover_cleanups(series.cover, series.expected)
+    cover_cleanup = (meaning("cleanup-summary").first((readings[series.cover.counter].summary,))
+                     if series.cover else None)
+    unneeded = {p.counter: not_needed(readings[p.counter], p.subject.raw, cover_says.get(p.counter))
+                for p in series.patches}
+    real_fixes = {p.counter for p in series.patches if readings[p.counter].fixes and unneeded[p.counter] is None}
+    drafts = []
+    for p in series.patches:
+        r = readings[p.counter]
+        why_not = unneeded[p.counter]
+        if why_not is not None and real_fixes - {p.counter} and is_preparation(r):
+            why_not = None  # a preparation of the fix beside it carries the Fixes tag so stable takes both
+        drafts.append(_Draft(p, r, _kind(p, r, limit, cover_cleanup), profile.declared_tree(p.subject.tags) or declared,
+                             why_not))
+    pull = is_pull_request(series)  # a maintainer's pull request: its sender chose the tree, no doubts
+    drafts = [replace(d, route=_first_route(d, series, t, targets, pull)) for d in drafts]
+    drafts = _travel(drafts, t)
+    if not pull:
+        drafts = [_doubt_in_fixes_tree(d, drafts, t) for d in drafts]
+    out = tuple(_patch_class(d) for d in drafts)
+    return Classification(patches=out, declared=declared, fixes_tree=t.fixes.name if t.fixes else None,
+                          development_tree=t.dev.name if t.dev else None, history_checked=targets is not None,
+                          stable_backport=stable)
+
+
+def _patch_class(d: _Draft) -> PatchClass:
+    r, k = d.route, d.kind
+    reasons = tuple(k.reasons) + r.reasons
+    return PatchClass(counter=d.counter, kind=k.kind, reasons=reasons, tree=r.tree, certain=r.certain,
+                      declared=d.own.name if d.own else None, summary=", ".join(reasons[:3]),
+                      evidence=tuple(k.evidence), fixes=d.reading.fixes, lines=d.reading.lines,
+                      basis=r.basis or k.basis, doubt=r.doubt, doubt_tree=r.doubt_tree, settle=r.settle,
+                      doubt_evidence=r.doubt_evidence, not_needed=d.not_needed, travels_with=r.travels_with,
+                      phrases=k.phrases, cosmetic=k.cosmetic, kind_reasons=tuple(k.reasons))
 
 
 def missing_tree_refs(history: Any, trees) -> list[str]:
@@ -290,7 +385,7 @@ def target_facts(history: Any, profile: Profile, series: Series) -> dict[str, Ta
 def context_stage(series, options, fields: dict[str, Any]) -> None:
     profile = fields["profile"]
     targets = target_facts(fields.get("history"), profile, series)
-    classification = classify_series(series, profile, targets)
+    classification = classify_series(series, profile, targets, fields.get("calendar"))
     fields["classification"] = classification
     declared = classification.declared
     history = fields.get("history")

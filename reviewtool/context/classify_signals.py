@@ -1,7 +1,9 @@
-"""What one patch says about itself: fix signals, development signals, tests and docs.
+"""What a patch's diff and trailers show: new work the diff adds, new test suites, Fixes tags,
+reverts.
 
-Pure functions over the model; context/classify.py weighs them into a verdict. Every signal keeps
-the line that shows it, so a finding can quote its evidence.
+Pure functions over the model; context/reading.py gathers them with the patch's words and
+context/classify_kind.py weighs them. Every signal keeps the line that shows it, so a finding can
+quote its evidence. (What the words mean is data: reviewtool/data/phrases.toml.)
 """
 
 from __future__ import annotations
@@ -11,25 +13,6 @@ from dataclasses import dataclass
 
 from ..model.series import FileChange, Patch
 
-# Words in a subject that describe a bug (the description after the `subsys:` prefixes).
-_FIX_WORDS_RE = re.compile(
-    r"\b(fix(e[sd])?|fixing|bug|crash(es|ing)?|leak(s|ing|ed)?|use[- ]after[- ](free|scope)|uaf|"
-    r"double[- ]free|null[- ](ptr|pointer)[- ]deref\w*|null[- ]deref\w*|oops|panic|deadlock|lockup|hangs?|"
-    r"races?|racy|overflows?|underflows?|overruns?|underruns?|out[- ]of[- ]bounds|oob|uninit(iali[sz]ed)?|regression|corrupt\w*|"
-    r"incorrect(ly)?|wrong(ly)?|missing|broken|splat)\b", re.I)
-# Crash reports and bug-finding tools quoted in a commit message.
-_CRASH_RE = re.compile(r"(BUG: |KASAN|UBSAN|KMSAN|KCSAN|syzbot|syzkaller|Call Trace:|WARNING: CPU|"
-                       r"general protection fault|Kernel panic|Oops: |Unable to handle kernel)")
-# Subjects of clean-ups and refactors: never material for a fixes tree.
-_CLEANUP_RE = re.compile(
-    r"\b(clean[- ]?ups?|refactor\w*|renam\w+|simplif\w+|unused|reorder\w*|constify|convert\w*|spelling|"
-    r"typos?|whitespace|coding style|code style|checkpatch|tidy|kernel-doc|cosmetic|redundant|unneeded|"
-    r"unnecessary|superfluous|useless|leftover|dead code)\b", re.I)
-# A subject that opens with one of these verbs describes new work.
-_DEV_VERB_RE = re.compile(r"^(add|adds|introduce|implement|support|allow|enable|expose|extend|export|"
-                          r"offload|new|create|initial)\b", re.I)
-# Tags of backports for stable trees (`[PATCH 5.10]`, `[PATCH -stable,5.10]`, `[PATCH AUTOSEL 4.19]`).
-_STABLE_TAG_RE = re.compile(r"^(-?stable|autosel|\d+\.\d+(\.y|\.\d+)?)$", re.I)
 _REVERT_RE = re.compile(r'^Revert\s+"', re.I)
 _REVERTS_COMMIT_RE = re.compile(r"\bThis reverts commit ([0-9a-f]{7,64})", re.I)
 _FIXES_LINE_RE = re.compile(r"^\s*fixes:\s*(.*)$", re.I)
@@ -70,15 +53,6 @@ class FixesTag:
     from_reply: bool = False  # given in a reply (b4 will pick it up)
 
 
-def description(patch: Patch) -> str:
-    """The subject without its `subsys: sub:` prefixes: what the patch says it does."""
-    summary = patch.subject.summary
-    sub = patch.subject.subsystem
-    if sub and summary.startswith(sub):
-        return summary[len(sub):].lstrip(": ").strip()
-    return summary
-
-
 def fixes_tags(patch: Patch) -> tuple[FixesTag, ...]:
     """Fixes lines anywhere in the commit message (also cut-off ones), then those given in replies."""
     out = []
@@ -97,45 +71,15 @@ def fixes_tags(patch: Patch) -> tuple[FixesTag, ...]:
     return tuple(out)
 
 
-def is_stable_backport(tags) -> bool:
-    """A posting for a stable tree: no development/fixes routing applies to it."""
-    return any(_STABLE_TAG_RE.match(t) for t in tags)
-
-
 def reverted_commit(patch: Patch) -> str | None:
     """The sha a revert names ("This reverts commit X"), or "" for a revert subject without one."""
     m = _REVERTS_COMMIT_RE.search(patch.message)
     if m:
         return m.group(1)
-    return "" if _REVERT_RE.match(description(patch)) or _REVERT_RE.match(patch.subject.summary) else None
-
-
-def fix_words(patch: Patch) -> list[Signal]:
-    out = []
-    desc = description(patch)
-    m = _FIX_WORDS_RE.search(desc)
-    if m:
-        out.append(Signal("subject", "the subject says", patch.subject.raw, f"'{m.group(0)}'"))
-    crash = next((line.strip() for line in patch.message_lines if _CRASH_RE.search(line)), None)
-    if crash:
-        out.append(Signal("crash", "the message quotes a crash report", crash))
-    for t in patch.trailers:
-        if t.key in ("reported-by", "closes"):
-            out.append(Signal("report", "a bug report", t.line, f"({t.name}: {t.value})"))
-            break
-    return out
-
-
-def cleanup_words(patch: Patch) -> Signal | None:
-    m = _CLEANUP_RE.search(description(patch))
-    return Signal("cleanup", "a clean-up or refactor", patch.subject.raw,
-                  f"(the subject says '{m.group(0)}')") if m else None
-
-
-def dev_verb(patch: Patch) -> Signal | None:
-    desc = description(patch)
-    m = _DEV_VERB_RE.match(desc)
-    return Signal("verb", "the subject says", patch.subject.raw, f"'{m.group(0)}'") if m else None
+    summary = patch.subject.summary
+    sub = patch.subject.subsystem
+    rest = summary[len(sub):].lstrip(": ") if sub and summary.startswith(sub) else summary
+    return "" if _REVERT_RE.match(rest) or _REVERT_RE.match(summary) else None
 
 
 def _words(lines) -> set[str]:

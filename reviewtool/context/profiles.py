@@ -4,10 +4,13 @@ Shipped profiles live in reviewtool/profiles/*.toml. A repository may add or ove
 in `.reviewtool.toml` (same schema, under `[profiles.NAME]`, optionally `extends = "netdev"`) and
 name its default with a top-level `profile = "NAME"` or `git config reviewtool.profile NAME`.
 
-Selection order: `--profile`, a subject tag naming one of a profile's trees (exact token:
-`bpf-next/net` is not `net`), the repository's default, the first list address in To/Cc that a
-profile claims (a profile with trees before one without: netdev@ in Cc beats LKML in To), and
-finally `generic`.
+Selection order: `--profile`; a subject tag naming one of a profile's trees (exact token:
+`bpf-next/net` is not `net`; a former name or a sub-tree counts), unless the profile claims none
+of the files and the profile that does reads the tag as one of its own trees (`[PATCH net-next]
+ath11k: ...` is wireless's); the repository's default; the profile that most specifically claims
+most of the files touched (longest path prefix, as in MAINTAINERS); the first list address in
+To/Cc that a profile claims (a profile with trees before one without: netdev@ in Cc beats LKML
+in To); finally `generic`.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from ..textdist import edit_distance
 
 TREE_KINDS = ("fixes", "development")
 DEFAULT_TEST_PATHS = ("tools/testing/selftests/",)  # the kernel's layout, when a profile names none
-DEFAULT_DOCS_PATHS = ("Documentation/", "MAINTAINERS")
+DEFAULT_DOCS_PATHS = ("Documentation/", "MAINTAINERS", "CREDITS")
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,69 @@ class TreeSpec:
     ref: str | None = None  # git ref that tracks this tree in a local repository
     pair: str | None = None  # the development tree for a fixes tree and vice versa
     closed_in_merge_window: bool = False  # takes no new work between vX.Y and vX.(Y+1)-rc1
+    former_names: tuple["FormerName", ...] = ()  # names it had before (subjects and replies of that time)
+    git: str | None = None  # the repository as the maintainers' replies name it ("wireless-next.git")
+    source: str = ""  # where its policy is written down
+
+
+@dataclass(frozen=True)
+class FormerName:
+    """A name a tree had until a date: `[PATCH wireless-drivers]` meant today's `wireless`."""
+
+    name: str
+    until: date | None = None  # the last day it was the tree's name (None: not known)
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class SubTree:
+    """A tree that feeds one of the profile's trees: its maintainers apply a driver family's patches
+    and send them on by pull request (ath.git's ath-next feeds wireless-next)."""
+
+    name: str  # as subjects and replies write it: "ath-next"
+    feeds: str  # the profile tree it is pulled into
+    git: str | None = None  # the repository, as replies name it: "ath.git"
+    paths: tuple[str, ...] = ()  # what it takes (prefixes); empty: whatever the fed tree takes
+    source: str = ""
+
+
+UNTAGGED_SIGNALS = ("maintainers", "build-break", "regression")
+
+
+@dataclass(frozen=True)
+class UntaggedPolicy:
+    """What a patch without a tree tag means on a list whose maintainers pick the tree: it goes to
+    `tree`, unless it shows one of `fixes_when` (then the fixes tree takes it)."""
+
+    tree: str
+    fixes_when: tuple[str, ...] = ()  # of UNTAGGED_SIGNALS
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class RequiredPrefix:
+    """A summary prefix the list requires on patches touching its paths ("wifi:" on linux-wireless).
+
+    From `since` a missing prefix is a warning; between `noted_since` and `since` (the maintainers
+    added it when applying, before they asked posters for it) it is a note."""
+
+    prefix: str
+    since: date
+    noted_since: date | None = None
+    paths: tuple[str, ...] = ()  # empty: the profile's own paths
+    exempt: tuple[str, ...] = ()  # summaries that keep their own convention ("dt-bindings:")
+    source: str = ""
+
+    def severity_at(self, when: datetime | None) -> str | None:
+        """"warning", "info" or None (not yet a convention) for a posting sent at `when`."""
+        if when is None:
+            return "warning"
+        day = (when.astimezone(timezone.utc) if when.tzinfo else when).date()
+        if day >= self.since:
+            return "warning"
+        if self.noted_since is not None and day >= self.noted_since:
+            return "info"
+        return None
 
 
 @dataclass(frozen=True)
@@ -96,6 +162,10 @@ class Profile:
     untagged_prefixes: tuple[str, ...] = ()  # subject summaries exempt from a tree tag ("can: ")
     tree_aliases: dict[str, str] = field(default_factory=dict)  # tag as people write it -> tree ("-next")
     closures: tuple[Closure, ...] = ()  # announced closures besides the merge window
+    subtrees: tuple[SubTree, ...] = ()  # trees that feed the profile's trees (driver trees)
+    required_prefixes: tuple[RequiredPrefix, ...] = ()  # summary prefixes the list requires
+    untagged: UntaggedPolicy | None = None  # where untagged patches go (None: by their kind)
+    select_by_files: bool = True  # its paths choose it (False: a project whose paths overlap the kernel's)
     separate_paths: tuple[SeparatePaths, ...] = ()  # files merged through their own trees (patch-spans-trees)
     severity: dict[str, str] = field(default_factory=dict)  # rule name -> severity override
     disabled: tuple[str, ...] = ()  # rules this project does not want
@@ -132,12 +202,42 @@ class Profile:
             spec = self.tree(low)
             if spec is not None:
                 return TreeReading(spec, tag, "case")
+            former = self.tree_formerly(low)
+            if former is not None:
+                return TreeReading(former, tag, "former")
+            sub = self.subtree(low)
+            if sub is not None and self.tree(sub.feeds) is not None:
+                return TreeReading(self.tree(sub.feeds), tag, "subtree")
             alias = self.tree(self.tree_aliases.get(low))
             if alias is not None:
                 return TreeReading(alias, tag, "alias")
             near = [t for t in self.trees if len(t.name) >= _MIN_SPELLING_LEN and edit_distance(low, t.name) == 1]
             if len(near) == 1:
                 return TreeReading(near[0], tag, "spelling")
+        return None
+
+    def tree_formerly(self, name: str) -> TreeSpec | None:
+        """The tree that was once called `name` (`wireless-drivers`: today's `wireless`)."""
+        return next((t for t in self.trees for f in t.former_names if f.name == name), None)
+
+    def subtree(self, name: str) -> SubTree | None:
+        return next((s for s in self.subtrees if s.name == name), None)
+
+    def tree_named(self, words: str) -> tuple[TreeSpec, SubTree | None] | None:
+        """The profile tree a maintainer's words name ("wireless-next.git", "ath-next branch of
+        ath.git", "wireless-drivers.git"), with the sub-tree it went through, if any."""
+        low = words.lower().strip()
+        tokens = [t.strip(".,;:()") for t in low.split()]
+        for t in tokens:
+            sub = self.subtree(t.removesuffix(".git"))
+            if sub is not None and self.tree(sub.feeds) is not None:
+                return self.tree(sub.feeds), sub
+        for t in tokens:
+            bare = t.removesuffix(".git").rsplit("/", 1)[-1]
+            spec = self.tree(bare) or self.tree_formerly(bare) or next(
+                (tr for tr in self.trees if tr.git and tr.git.lower() in (t, t.rsplit("/", 1)[-1])), None)
+            if spec is not None:
+                return spec, None
         return None
 
     def declared_tree(self, tags: Iterable[str]) -> TreeSpec | None:
@@ -184,12 +284,65 @@ def _str_list(data: dict[str, Any], key: str, origin: str, name: str) -> tuple[s
     return tuple(value)
 
 
+def _day(value: Any, what: str, origin: str) -> date:
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(str(value))
+    except ValueError as exc:
+        raise ConfigError(f"{origin}: {what} must be a date (YYYY-MM-DD), not {value!r}") from exc
+
+
+def _former(f: Any, origin: str) -> FormerName:
+    if isinstance(f, str):
+        return FormerName(f.lower())
+    return FormerName(str(f["name"]).lower(), _day(f["until"], "former_names until", origin) if "until" in f else None,
+                      str(f.get("source", "")))
+
+
 def _tree(t: dict[str, Any], origin: str) -> TreeSpec:
     spec = TreeSpec(name=t["name"], kind=t.get("kind", "development"), ref=t.get("ref"), pair=t.get("pair"),
-                    closed_in_merge_window=bool(t.get("closed_in_merge_window", False)))
+                    closed_in_merge_window=bool(t.get("closed_in_merge_window", False)),
+                    former_names=tuple(_former(f, origin) for f in t.get("former_names", ())),
+                    git=t.get("git"), source=str(t.get("source", "")))
     if spec.kind not in TREE_KINDS:
         raise ConfigError(f"{origin}: tree {spec.name!r} has kind {spec.kind!r} (fixes or development)")
     return spec
+
+
+def _subtree(t: dict[str, Any], trees: list[str], origin: str, name: str) -> SubTree:
+    sub = SubTree(name=str(t["name"]).lower(), feeds=str(t["feeds"]), git=t.get("git"),
+                  paths=_str_list(t, "paths", origin, name), source=str(t.get("source", "")))
+    if sub.feeds not in trees:
+        raise ConfigError(f"{origin}: profile {name!r}: sub-tree {sub.name!r} feeds unknown tree {sub.feeds!r}")
+    return sub
+
+
+def _required_prefix(r: dict[str, Any], origin: str, name: str) -> RequiredPrefix:
+    prefix = str(r["prefix"])
+    if not prefix.strip():
+        raise ConfigError(f"{origin}: profile {name!r}: a required prefix is empty")
+    return RequiredPrefix(prefix=prefix, since=_day(r["since"], "required_prefixes since", origin),
+                          noted_since=_day(r["noted_since"], "noted_since", origin) if "noted_since" in r else None,
+                          paths=_str_list(r, "paths", origin, name), exempt=_str_list(r, "exempt", origin, name),
+                          source=str(r.get("source", "")))
+
+
+def _untagged(data: dict[str, Any], trees: list[str], origin: str, name: str) -> UntaggedPolicy | None:
+    table = data.get("untagged")
+    if table is None:
+        legacy = data.get("settings", {}).get("untagged_tree") if isinstance(data.get("settings"), dict) else None
+        table = {"tree": legacy} if legacy else None
+    if table is None:
+        return None
+    if not isinstance(table, dict) or table.get("tree") not in trees:
+        raise ConfigError(f"{origin}: profile {name!r}: [untagged] needs tree = one of its trees")
+    signals = _str_list(table, "fixes_when", origin, name)
+    unknown = [s for s in signals if s not in UNTAGGED_SIGNALS]
+    if unknown:
+        raise ConfigError(f"{origin}: profile {name!r}: [untagged] fixes_when names unknown signals "
+                          f"{', '.join(unknown)} (known: {', '.join(UNTAGGED_SIGNALS)})")
+    return UntaggedPolicy(str(table["tree"]), signals, str(table.get("source", "")))
 
 
 def _profile(name: str, data: dict[str, Any], origin: str) -> Profile:
@@ -215,6 +368,10 @@ def _profile(name: str, data: dict[str, Any], origin: str) -> Profile:
             untagged_prefixes=_str_list(data, "untagged_prefixes", origin, name),
             tree_aliases=_aliases(data, names, origin, name),
             closures=tuple(_closure(c, names, origin, name) for c in data.get("closures", ())),
+            subtrees=tuple(_subtree(t, names, origin, name) for t in data.get("subtrees", ())),
+            required_prefixes=tuple(_required_prefix(r, origin, name) for r in data.get("required_prefixes", ())),
+            untagged=_untagged(data, names, origin, name),
+            select_by_files=bool(data.get("select_by_files", True)),
             separate_paths=_separate(data.get("separate_paths", _default_separate()), origin, name),
             severity={k: str(v) for k, v in rules.get("severity", {}).items()},
             disabled=_str_list(rules, "disable", origin, name),
@@ -343,15 +500,26 @@ def repo_default_profile(repo: Path | None, config: Any = None) -> tuple[str, st
 def _as_data(p: Profile) -> dict[str, Any]:
     return {"description": p.description, "lists": list(p.lists),
             "trees": [{"name": t.name, "kind": t.kind, "ref": t.ref, "pair": t.pair,
-                       "closed_in_merge_window": t.closed_in_merge_window} for t in p.trees],
+                       "closed_in_merge_window": t.closed_in_merge_window, "git": t.git, "source": t.source,
+                       "former_names": [{"name": f.name, "source": f.source} | ({"until": f.until} if f.until else {})
+                                        for f in t.former_names]} for t in p.trees],
+            "subtrees": [{"name": s.name, "feeds": s.feeds, "git": s.git, "paths": list(s.paths), "source": s.source}
+                         for s in p.subtrees],
+            "required_prefixes": [{"prefix": r.prefix, "since": r.since, "paths": list(r.paths),
+                                   "exempt": list(r.exempt), "source": r.source}
+                                  | ({"noted_since": r.noted_since} if r.noted_since else {})
+                                  for r in p.required_prefixes],
             "paths": list(p.paths), "excluded_paths": list(p.excluded_paths),
             "test_paths": list(p.test_paths), "docs_paths": list(p.docs_paths),
             "untagged_prefixes": list(p.untagged_prefixes), "tree_aliases": dict(p.tree_aliases),
+            "select_by_files": p.select_by_files,
             "closures": [{"tree": c.tree, "first_day": c.first_day, "last_day": c.last_day, "why": c.why,
                           "source": c.source} for c in p.closures],
             "separate_paths": [{"name": g.name, "paths": list(g.paths), "tree": g.tree} for g in p.separate_paths],
             "rules": {"severity": dict(p.severity), "disable": list(p.disabled)}, "settings": dict(p.settings),
-            "replies": {"forms": list(p.reply_forms), "appliers": list(p.appliers)}}
+            "replies": {"forms": list(p.reply_forms), "appliers": list(p.appliers)},
+            **({"untagged": {"tree": p.untagged.tree, "fixes_when": list(p.untagged.fixes_when),
+                             "source": p.untagged.source}} if p.untagged else {})}
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -373,28 +541,95 @@ def _addresses(recipients: Iterable[str]) -> list[str]:
     return [addr.lower() for _, addr in getaddresses(list(recipients)) if addr]
 
 
+def _claim(p: Profile, path: str) -> int:
+    """How specifically `p` claims `path`: the length of its longest matching prefix (0: not at all)."""
+    if any(path.startswith(x) for x in p.excluded_paths):
+        return 0
+    return max((len(x) for x in p.paths if path.startswith(x)), default=0)
+
+
+def file_owner(profiles: dict[str, Profile], paths: Iterable[str]) -> tuple[Profile, str] | None:
+    """(profile, an example path) of the profile with trees that most specifically claims more than
+    half of the files a series touches, documentation aside (like MAINTAINERS, the longest prefix wins)."""
+    paths = [x for x in dict.fromkeys(paths) if x]
+    code = [x for x in paths if not any(x.startswith(d) or x == d for d in DEFAULT_DOCS_PATHS)] or paths
+    if not code:
+        return None
+    tally: dict[str, list[str]] = {}
+    for path in code:
+        best = max(((_claim(p, path), p.name) for p in profiles.values() if p.trees and p.select_by_files),
+                   default=(0, ""))
+        if best[0]:
+            tally.setdefault(best[1], []).append(path)
+    if not tally:
+        return None
+    name, owned = max(tally.items(), key=lambda kv: len(kv[1]))
+    return (profiles[name], owned[0]) if len(owned) * 2 > len(code) else None
+
+
+def foreign_patches(profiles: dict[str, Profile], chosen: Profile, series) -> dict[int, tuple[str, tuple[str, ...], str]]:
+    """Patches of a series whose files another profile claims, the series' own profile none of them
+    (a wireless driver patch inside a tree-wide series sent to another subsystem): counter ->
+    (that profile, its lists, a path)."""
+    from ..model.series import is_pull_request
+
+    out = {}
+    if len(series.patches) < 2 or is_pull_request(series):  # a pull request carries what its trees took
+        return out
+    for p in series.patches:
+        paths = [f.path for f in p.diff.files if not chosen.is_test_path(f.path) and not chosen.is_docs_path(f.path)]
+        if not paths:
+            continue  # tests and documentation travel with their series
+        owner = file_owner(profiles, paths)
+        if owner is not None and owner[0].name != chosen.name and not any(_claim(chosen, x) for x in paths):
+            out[p.counter] = (owner[0].name, owner[0].lists, owner[1])
+    return out
+
+
+def _tag_reading(p: Profile, tags: list[str]) -> TreeReading | None:
+    """The tree a subject tag names in `p` as it is (in any case), was, or is fed by (no aliases,
+    no misspellings: `-next` names no project)."""
+    spec = p.exact_tree(tags)
+    if spec is not None:
+        return TreeReading(spec, spec.name, "exact")
+    reading = p.read_tree(tags)
+    return reading if reading is not None and reading.how in ("former", "subtree", "case") else None
+
+
 def select_profile(profiles: dict[str, Profile], *, name: str | None, tags: Iterable[str],
-                   recipients: Iterable[str], repo: Path | None = None, config: Any = None) -> tuple[Profile, str]:
+                   recipients: Iterable[str], repo: Path | None = None, config: Any = None,
+                   paths: Iterable[str] = ()) -> tuple[Profile, str]:
     """(profile, why it was chosen); see the module docstring for the order."""
     if name:
         if name not in profiles:
             raise ConfigError(f"unknown profile {name!r} (known: {', '.join(sorted(profiles))})")
         return profiles[name], "chosen with --profile"
     tags = list(tags)
+    owner = file_owner(profiles, paths)
     for p in profiles.values():
-        spec = p.exact_tree(tags)
-        if spec:
-            return p, f"subject tag [{spec.name}]"
+        reading = _tag_reading(p, tags)
+        if reading is None:
+            continue
+        # `[PATCH net-next] ath11k: ...`: the files are wireless's, netdev excludes them, and the
+        # wireless maintainers read the tag as their own development tree.
+        if owner is not None and owner[0] is not p and not any(_claim(p, x) for x in paths):
+            theirs = owner[0].read_tree(tags)
+            if theirs is not None:
+                return owner[0], (f"the files it touches are {owner[0].name}'s ({owner[1]}); its subject tag "
+                                  f"[{theirs.written}] reads there as {theirs.spec.name}")
+        return p, f"subject tag [{reading.written}]"
     default = repo_default_profile(repo, config)
     if default is not None:
         if default[0] not in profiles:
             raise ConfigError(f"{default[1]} names unknown profile {default[0]!r} "
                               f"(known: {', '.join(sorted(profiles))})")
         return profiles[default[0]], f"repository default ({default[1]})"
+    if owner is not None:
+        return owner[0], f"the files it touches are {owner[0].name}'s ({owner[1]})"
     # A subsystem's list says more than LKML, which is Cc'd on nearly everything: the first
     # address (To before Cc) that a profile with trees claims wins over an earlier LKML.
     claimed = sorted(((addr, p) for addr in _addresses(recipients) for p in profiles.values() if addr in p.lists),
                      key=lambda c: not c[1].trees)
     if claimed:
         return claimed[0][1], f"sent to {claimed[0][0]}"
-    return profiles["generic"], "no tree tag or known list: generic rules"
+    return profiles["generic"], "no tree tag, known files or known list: generic rules"

@@ -106,4 +106,5 @@ def verdict_data(v) -> dict[str, Any] | None:
         return None
     return {"status": v.status, "next_step": v.next_step, "decided_by": v.decided_by,
             "patches": [{"counter": p.counter, "kind": p.kind, "reasons": list(p.reasons), "tree": p.tree,
-                         "declared": p.declared, "certain": p.certain} for p in v.patches]}
+                         "declared": p.declared, "certain": p.certain, "basis": p.basis,
+                         "phrases": list(p.phrases)} for p in v.patches]}

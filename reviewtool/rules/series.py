@@ -6,7 +6,7 @@ from collections import Counter
 
 from ..model.subject import UNCLOSED
 from .helpers import counters_text
-from .registry import Hit, rule
+from .registry import Hit, Severity, rule
 
 
 @rule("series-incomplete", family="series", severity="error",
@@ -25,6 +25,12 @@ def series_incomplete(series, ctx):
                   evidence=(series.cover.subject.raw,) if series.cover else (),
                   advice="Fetch the whole thread again (the patches may be held in moderation), or ask the "
                          "author to resend the complete series.")
+    elif series.missing and all(p.subject.resend for p in series.patches):
+        # `[PATCH v8 2/2 RESEND]` alone: the author resent what was not applied yet.
+        yield Hit(f"only patch {counters_text(series.received)} of {series.expected} was resent; missing "
+                  f"{counters_text(series.missing)}", severity=Severity.WARNING,
+                  evidence=tuple(p.subject.raw for p in series.patches),
+                  advice="Fine if the others were applied: say so below `---`; otherwise resend the whole series.")
     elif series.missing:
         yield Hit(f"received {len(series.patches)} of {series.expected} patches; missing "
                   f"{counters_text(series.missing)}",
@@ -37,7 +43,9 @@ def series_incomplete(series, ctx):
       summary="Counters have gaps, duplicates, mixed totals or mixed versions")
 def series_numbering(series, ctx):
     """Why: Tools (git am, b4, patchwork) order and group patches by their M/N counters and vN
-    tags; inconsistent numbering makes them drop, misorder or mix up patches.
+    tags; inconsistent numbering makes them drop, misorder or mix up patches. A cover letter whose
+    prefix alone is garbled or carries another version (`[PATCHv2 0/4]` over `[PATCH 1/4]`...) is a
+    note: the patches still apply as one series, and the maintainers apply them.
     Source: kernel submitting-patches ("[PATCH v2 01/27]"), NIPA series grouping.
     Bad:
       [PATCH v2 1/3] ...   [PATCH v3 2/3] ...   [PATCH v2 3/4] ...
@@ -50,6 +58,7 @@ def series_numbering(series, ctx):
             if "before PATCH" in problem or problem == UNCLOSED:
                 continue  # a matter of the prefix's form, reported by subject-format
             yield Hit(f"garbled prefix: {problem}", patch=p.counter, evidence=(p.subject.raw,),
+                      severity=Severity.INFO if p.is_cover else None,
                       advice="Regenerate the series with `git format-patch -v N --cover-letter` (or b4 send) "
                              "so every subject carries a clean `[PATCH vN M/N]` prefix.")
     totals = Counter(p.subject.expected for p in mails if p.subject.expected is not None)
@@ -60,9 +69,10 @@ def series_numbering(series, ctx):
                   advice="Resend the whole series with one total in every subject.")
     versions = Counter(p.subject.revision for p in mails)
     if len(versions) > 1:
+        cover_only = series.cover is not None and len({p.subject.revision for p in series.patches}) == 1
         yield Hit("the mails of one posting carry different versions: " +
                   ", ".join(f"v{v} ({n})" for v, n in sorted(versions.items())),
-                  evidence=tuple(p.subject.raw for p in mails),
+                  evidence=tuple(p.subject.raw for p in mails), severity=Severity.INFO if cover_only else None,
                   advice="Every mail of a revision carries the same vN; resend the series as one revision.")
     if series.duplicates:
         yield Hit(f"counter(s) {counters_text(series.duplicates)} were posted more than once in v{series.revision}",

@@ -67,15 +67,61 @@ def _keyword_problem(p: Patch) -> _Problem:
 
 
 def _tree_problem(p: Patch, ctx) -> _Problem | None:
-    """A tree tag the profile reads, written in a form its tools may not (`-next`, `NET`, `net-nxt`)."""
-    reading = ctx.profile.read_tree(p.subject.tags)
-    if reading is None or reading.how == "exact":
+    """A tree tag the profile reads, written in a form its tools may not (`-next`, `NET`, `net-nxt`),
+    or a tree's former name used after the tree was renamed. Where the maintainers pick the tree
+    themselves (the profile's `[untagged]` policy), the tag's form is a note."""
+    profile = ctx.profile
+    reading = profile.read_tree(p.subject.tags)
+    if reading is None or reading.how in ("exact", "subtree"):
         return None
+    picked = Severity.INFO if profile.untagged is not None else None
+    if reading.how == "former":
+        former = next(f for f in reading.spec.former_names if f.name == reading.written.lower())
+        if former.until is None or p.date is None or p.date.date() <= former.until:
+            return None  # the name of its time
+        return _Problem("tree", p.counter, f"the tree tag '{reading.written}' is the former name of "
+                        f"{reading.spec.name} (renamed after {former.until})", (p.subject.raw,),
+                        f"Write `[PATCH {reading.spec.name} ...]`.", Severity.INFO)
     why = ("tree names are written in lower case" if reading.how == "case"
-           else f"'{reading.written}' is not a {ctx.profile.name} tree name")
+           else f"'{reading.written}' is not a {profile.name} tree name")
     return _Problem("tree", p.counter, f"the tree tag '{reading.written}' reads as {reading.spec.name}, but {why}",
                     (p.subject.raw,), f"Write `[PATCH {reading.spec.name} ...]`: patchwork and the CI match tree "
-                                      "names exactly, and guess (or skip the series) otherwise.")
+                                      "names exactly, and guess (or skip the series) otherwise.", picked)
+
+
+def _leading_prefixes(summary: str) -> list[str]:
+    """`MAINTAINERS: wifi: ath: remove x` -> ["maintainers:", "wifi:", "ath:"] (a revert: the quoted subject's)."""
+    m = re.match(r'^(?:Revert|Reapply)\s+"(.*)', summary, re.I)
+    text = m.group(1) if m else summary
+    out = []
+    for part in re.split(r"(?<=:)\s+", text)[:-1]:
+        if not part.endswith(":") or " " in part.strip() or len(part) > 40:
+            break
+        out.append(part.lower())
+    return out
+
+
+def _required_prefix_problems(p: Patch, ctx) -> list[_Problem]:
+    """A summary prefix the list requires (`wifi:` on linux-wireless), on a patch touching its paths."""
+    out = []
+    summary = p.subject.summary.strip()
+    for rp in ctx.profile.required_prefixes:
+        paths = rp.paths or ctx.profile.paths
+        touched = [f.path for f in p.diff.files if any(f.path.startswith(x) for x in paths)]
+        if not touched or summary.startswith(rp.exempt) or rp.prefix.lower() in _leading_prefixes(summary):
+            continue
+        severity = rp.severity_at(p.date)
+        if severity is None:
+            continue
+        since = (f"required since {rp.since}" if severity == "warning"
+                 else f"added by the maintainers when applying since {rp.noted_since}, asked of posters since "
+                      f"{rp.since}")
+        out.append(_Problem("required", p.counter, f"the summary does not start with '{rp.prefix}', which "
+                            f"{ctx.profile.name} patches carry ({since})", (p.subject.raw, touched[0]),
+                            f"Start the summary with `{rp.prefix} `, before the driver or area: "
+                            f"`{rp.prefix} {summary}`" + (f" (source: {rp.source})" if rp.source else "") + ".",
+                            Severity.INFO if severity == "info" else None))
+    return out
 
 
 def _patch_problems(series: Series, p: Patch, ctx) -> list[_Problem]:
@@ -91,6 +137,8 @@ def _patch_problems(series: Series, p: Patch, ctx) -> list[_Problem]:
     tree = _tree_problem(p, ctx)
     if tree is not None:
         out.append(tree)
+    if not prefix:
+        out += _required_prefix_problems(p, ctx)
     for problem in s.problems:
         m = re.match(r"'(.+)' placed before PATCH", problem)
         # `[iptables PATCH]`, `[qemu-web PATCH]` are accepted conventions of their lists; only a
@@ -163,7 +211,7 @@ def subject_format(series, ctx):
     for p in series.patches:
         problems += _patch_problems(series, p, ctx)
     # One series-level note when every mail shares a prefix problem, instead of one per mail.
-    for kind in ("prefix", "subsystem", "tree", "order"):
+    for kind in ("prefix", "subsystem", "tree", "order", "required"):
         same = [x for x in problems if x.kind == kind]
         patches = [x for x in same if x.counter != 0]
         messages = {_generic(x.message) for x in same}

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from ..model.series import Trailer
-from ..model.trailers import STANDARD_BY_TRAILERS, split_commit_message
+from ..model.trailers import PERSON_TRAILERS, STANDARD_BY_TRAILERS, split_commit_message
 from .ai import ai_patterns, assisted_by_example, is_ai_identity
 from .helpers import edit_distance, same_person
 from .registry import Hit, Severity, rule
@@ -49,6 +50,8 @@ def reported_by_without_closes(series, ctx):
     the report and hand out the Closes: line); an info for a person's report, which may be
     private and then needs no link. Link: instead of Closes: is allowed when the patch fixes the
     report only in part, and a Closes: elsewhere in the block only needs moving: both are infos.
+    Postings sent before checkpatch and submitting-patches asked for Closes: (v6.3-rc1,
+    2023-03-05; setting `closes_since`) are not asked for it.
     Source: kernel submitting-patches ("Using Reported-by:, Tested-by:, Reviewed-by:, Suggested-by:
     and Fixes:"); checkpatch BAD_REPORTED_BY_LINK.
     Bad:
@@ -59,9 +62,12 @@ def reported_by_without_closes(series, ctx):
       Closes: https://lore.kernel.org/netdev/20261101.abc@example.com/
       Signed-off-by: Jane Developer <jane@example.org>
     """
+    since = _day(ctx.setting("closes_since", "2023-03-05"))
     for p in series.patches:
         if upstream_commit_line(p):
             continue  # a stable backport keeps the upstream trailers as they are
+        if since is not None and p.date is not None and p.date.date() < since:
+            continue  # Closes: did not exist yet
         trailers = p.trailers
         closes_anywhere = [t for t in trailers if t.key == "closes"]
         for i, j in _reported_runs(trailers):
@@ -98,8 +104,21 @@ def reported_by_without_closes(series, ctx):
                           severity=None if derived or robot else Severity.INFO)
 
 
+def _day(value) -> date | None:
+    try:
+        return value if isinstance(value, date) else date.fromisoformat(str(value)) if value else None
+    except ValueError:
+        return None
+
+
 def _malformed(t: Trailer) -> bool:
-    return t.kind == "person" and t.address_problem is not None
+    """A person trailer the kernel knows, with an address that does not parse (a `Tweeted-by:` is
+    nonstandard-trailer's, whatever follows it)."""
+    return t.kind == "person" and t.key in PERSON_TRAILERS and t.address_problem is not None
+
+
+# The certification chain: a sign-off must name a person who can be reached.
+_DCO_KEYS = ("signed-off-by", "co-developed-by")
 
 
 def _address_advice(t: Trailer, series) -> str:
@@ -114,8 +133,10 @@ def _address_advice(t: Trailer, series) -> str:
 def malformed_address(series, ctx):
     """Why: A trailer's address identifies the person in git history forever; an unparseable one
     (two '@', no domain dot, an archive-obfuscated `name@name@xxxxxxxxxx`, HTML-mail residue)
-    cannot be used to reach or credit them. An error in the patch's own trailers (checkpatch:
-    "Unrecognized email address"); a warning for a reply trailer that b4 will apply as written.
+    cannot be used to reach or credit them. An error in a Signed-off-by or Co-developed-by of the
+    patch (the DCO needs a person who can be reached; checkpatch: "Unrecognized email address");
+    a warning in other trailers (a Reported-by with a missing `>` is corrected when applying) and
+    for a reply trailer that b4 will apply as written.
     Reply Reviewed/Acked/Tested-by that b4 dropped are reported by review-trailer-dropped.
     Source: kernel submitting-patches ("Sign your work"); checkpatch BAD_SIGN_OFF; b4 does not
     validate addresses (reference b4-library.md).
@@ -129,7 +150,7 @@ def malformed_address(series, ctx):
             if _malformed(t):
                 yield Hit(f"{t.name} address is malformed: {t.address_problem}", patch=p.counter,
                           evidence=(t.line,), advice=_address_advice(t, series),
-                          severity=Severity.WARNING if p.is_cover else None)
+                          severity=None if t.key in _DCO_KEYS and not p.is_cover else Severity.WARNING)
     replies = replies_by_msgid(series)
     for p in series.all_mails:
         for t in p.followup_trailers:
@@ -213,7 +234,8 @@ def _suggestion(t: Trailer, standard: dict[str, str], ctx) -> tuple[str, str]:
                 f"`{assisted_by_example(ctx, 'Claude' if 'anthropic' in value.lower() else None)}`"
         return "Co-authored-by is not a kernel tag", f"`Co-developed-by: {value}` followed by `Signed-off-by: {value}`"
     if t.key == "reported-and-tested-by":
-        return "Reported-and-tested-by is not a standard tag", f"`Reported-by: {value}` and `Tested-by: {value}`"
+        return ("Reported-and-tested-by joins two standard tags in one (discouraged; applied as it is)",
+                f"`Reported-by: {value}` and `Tested-by: {value}`")
     best = min(standard.values(), key=lambda s: edit_distance(s, t.name))
     if edit_distance(best, t.name) <= 2:
         return f"non-standard tag {t.name}", f"`{best}: {value}`"
@@ -255,7 +277,10 @@ def nonstandard_trailer(series, ctx):
             style = _style_problems(t)
             if t.key not in standard:
                 problem, instead = _suggestion(t, standard, ctx)
-                yield Hit(problem, patch=p.counter, evidence=(t.line,), advice=f"Use {instead} instead.")
+                # Two standard tags joined, well formed: tools read both halves (a note).
+                joined = all(part + "-by" in standard for part in t.key[:-3].split("-and-")) and "-and-" in t.key
+                yield Hit(problem, patch=p.counter, evidence=(t.line,), advice=f"Use {instead} instead.",
+                          severity=Severity.INFO if joined else None)
                 continue
             canonical = standard[t.key]
             if t.name != canonical:

@@ -7,7 +7,7 @@ which kind each is comes from the profile. No tree name is written in this modul
 from __future__ import annotations
 
 from ..context.classify import Classification, PatchClass, classify_series
-from ..context.classify_signals import is_stable_backport, reverted_commit
+from ..context.classify_signals import reverted_commit
 from .helpers import patch_label
 from .registry import Hit, Severity, rule
 
@@ -41,21 +41,23 @@ def tree_tag_missing(series, ctx):
     if not profile.trees or first is None or profile.declared_tree(first.subject.tags):
         return
     subj = first.subject
-    if subj.pull or is_stable_backport(subj.tags) or subj.summary.startswith(profile.untagged_prefixes):
+    cls = classification(series, ctx)
+    if subj.pull or cls.stable_backport or subj.summary.startswith(profile.untagged_prefixes):
         return
     owned = [f.path for p in series.patches for f in p.diff.files if profile.owns(f.path)]
     if not owned:
         return
     names = ", ".join(t.name for t in profile.trees)
     other = f"; the tag [{subj.tags[0]}] is not one of them" if subj.tags else ""
-    cls = classification(series, ctx)
-    default = profile.tree(ctx.setting("untagged_tree"))
+    default = profile.tree(profile.untagged.tree) if profile.untagged else None
     if default is not None:  # untagged means this tree: only a patch that goes elsewhere needs a tag
-        fixes = profile.tree_for("fixes", default)
-        if fixes is not None and any(pc.kind == "fix" for pc in cls.patches):
-            yield Hit(f"the subject names no {profile.name} tree, which means {default.name}, and the series "
-                      f"carries fixes", evidence=(subj.raw,), severity=Severity.INFO,
-                      advice=f"If a fix is for the current release, mark it [PATCH {fixes.name}]; otherwise "
+        urgent = [pc for pc in cls.patches if pc.tree and pc.tree != default.name]
+        if urgent:
+            pc = urgent[0]
+            yield Hit(f"the subject names no {profile.name} tree, which means {default.name}, but "
+                      f"{patch_label(series, pc.counter)} reads as {pc.tree} material ({pc.reasons[-1]})",
+                      evidence=(subj.raw,), severity=Severity.INFO,
+                      advice=f"Mark it [PATCH {pc.tree}] so it is not queued for the next release; otherwise "
                              f"{default.name} (no tag) is right.")
         return
     routed = {pc.tree for pc in cls.patches if pc.kind in ("fix", "development") and pc.tree}
@@ -150,7 +152,7 @@ def fixes_missing(series, ctx):
         how = ("Add `Fixes: <12+ hex> (\"<subject>\")` naming the commit that introduced the bug "
                "(`git log -S` or `git blame` on the lines it changes finds it)")
         if pc.kind == "fix":
-            why = "; ".join(r for r in pc.reasons if not r.startswith(("no Fixes", "without a Fixes")))
+            why = "; ".join(r for r in pc.kind_reasons or pc.reasons if not r.startswith(("no Fixes", "without a Fixes")))
             yield Hit(f"{label} reads as a fix ({why}) "
                       "but has no Fixes tag", patch=pc.counter, evidence=_evidence(series, pc), advice=how + ".",
                       severity=_outside_trees(ctx, cls, series))
@@ -175,8 +177,7 @@ def _outside_trees(ctx, cls: Classification, series) -> Severity | None:
     backport (its upstream commit carries the tags it has)."""
     if cls.fixes_tree is not None or not ctx.profile.trees:
         return None
-    first = series.first
-    if first is not None and is_stable_backport(first.subject.tags):
+    if cls.stable_backport:
         return Severity.INFO
     configured = Severity(ctx.profile.severity.get("fixes-missing", "warning"))
     return configured if configured.rank > Severity.WARNING.rank else Severity.WARNING

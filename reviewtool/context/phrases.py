@@ -1,0 +1,161 @@
+"""The phrase table (reviewtool/data/phrases.toml): what a patch's words mean, as data.
+
+`table()` loads it once per process. A `Meaning` finds its phrases in a list of sentences (or a
+summary, or lines) and answers with a `PhraseHit`: which phrase (its stable id), the words it
+matched and the sentence they stand in. Negation ("no regression in throughput", "does not cause
+a crash") and contrast ("this looked theoretical, but syzbot hits it", "we assumed this could not
+happen") are read the same way for every phrase of a meaning that asks for them.
+
+Each phrase is tried only when the text holds a literal every match of it needs
+(context/regexlit.py), so most never run on a given patch.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from .regexlit import required_any
+
+# "not", "no", "never", "without" up to two words before the phrase ("no regression",
+# "does not cause any crash"); "no longer works" is a bug, not a negation.
+_NEGATED_RE = re.compile(r"\b(?:not|no(?!\s+longer\b)|never|without|isn't|aren't|wasn't|weren't|doesn't|don't|"
+                         r"didn't|won't|nor)\s+(?:\w+[\s,]+){0,2}$", re.I)
+# A phrase the author only assumed, or took back later in the sentence.
+_BELIEF_RE = re.compile(r"\b(?:assumed|thought|believed|seemed|looked|appeared|expected|was\s+considered)\b", re.I)
+# "..., but syzbot hits it": a contrast that reports what did happen.
+_CONTRAST_RE = re.compile(r"\b(?:but|however|yet|although|though|until)\b", re.I)
+_OCCURRED_RE = re.compile(r"\b(?:syzbot|syzkaller|hits?|triggers?|triggered|happens|happened|occurs|occurred|seen|"
+                          r"observed|reported|reproduc\w*|crash\w*|panic\w*|in\s+practice|actually\s+(?:does|can|did))\b",
+                          re.I)
+# A hypothetical: "avoids any future deadlock" describes robustness, not a bug users hit.
+_FUTURE_RE = re.compile(r"\b(?:future|in\s+case\s+\w+\s+(?:ever|later))\b", re.I)
+
+
+@dataclass(frozen=True)
+class PhraseHit:
+    meaning: str
+    phrase: str  # the phrase's id
+    words: str  # what it matched, as written
+    text: str  # the sentence (or summary, or line) it stands in
+
+    @property
+    def key(self) -> str:
+        return f"{self.meaning}/{self.phrase}"
+
+
+# A negation inside the matched words ("this does not cause a crash"), for phrases that do not
+# carry one by design ("is never freed", "does not work": `keeps_not`).
+_INNER_NOT_RE = re.compile(r"\b(?:not|no|never|n't)\b|n't\b", re.I)
+
+
+@dataclass(frozen=True)
+class Phrase:
+    id: str
+    pattern: re.Pattern[str]
+    needs: tuple[str, ...] | None  # texts one of which every match holds, None: unknown
+    fold: bool = False  # `needs` are compared with the text in lower case
+    keeps_not: bool = False  # its words hold a negation by design
+
+
+@dataclass(frozen=True)
+class Meaning:
+    name: str
+    where: str
+    negate: bool
+    contrast: bool
+    case: bool
+    phrases: tuple[Phrase, ...]
+
+    def _live(self, joined: str) -> list[Phrase]:
+        low = joined.lower()
+        return [p for p in self.phrases
+                if p.needs is None or any(n in (low if p.fold else joined) for n in p.needs)]
+
+    def _counts(self, text: str, m: re.Match[str], phrase: Phrase) -> bool:
+        # Only the words near the phrase qualify it (and a huge sentence costs no more to read).
+        before, after = text[max(0, m.start() - 200): m.start()], text[m.end(): m.end() + 400]
+        if self.negate and (_NEGATED_RE.search(before[-60:]) or _FUTURE_RE.search(before[-40:])
+                            or (not phrase.keeps_not and _INNER_NOT_RE.search(m.group(0)))):
+            return False
+        if self.contrast:
+            turn = _CONTRAST_RE.search(after)
+            if _BELIEF_RE.search(before) or (turn is not None and _OCCURRED_RE.search(after, turn.end())):
+                return False
+        return True
+
+    def first(self, texts: list[str] | tuple[str, ...]) -> PhraseHit | None:
+        """The first phrase that counts, in text order (then phrase order)."""
+        live = self._live(" ".join(texts)) if texts else []
+        for text in texts if live else ():
+            for p in live:
+                for m in p.pattern.finditer(text):
+                    if self._counts(text, m, p):
+                        return PhraseHit(self.name, p.id, m.group(0), text)
+        return None
+
+    def all(self, texts: list[str] | tuple[str, ...]) -> tuple[PhraseHit, ...]:
+        """Every phrase that counts somewhere in the texts, once each (for the benchmark tables)."""
+        live = self._live(" ".join(texts)) if texts else []
+        out: dict[str, PhraseHit] = {}
+        for text in texts if live else ():
+            for p in live:
+                if p.id in out:
+                    continue
+                m = next((m for m in p.pattern.finditer(text) if self._counts(text, m, p)), None)
+                if m is not None:
+                    out[p.id] = PhraseHit(self.name, p.id, m.group(0), text)
+        return tuple(out.values())
+
+
+def _phrase(entry: dict, flags: int, fmt: dict[str, str] | None) -> Phrase:
+    source = entry["re"].format(**fmt) if fmt is not None else entry["re"]
+    req = required_any(source, flags)
+    keeps = bool(entry.get("keeps_not", False))
+    if req is None:
+        return Phrase(entry["id"], re.compile(source, flags), None, keeps_not=keeps)
+    texts, fold = req
+    return Phrase(entry["id"], re.compile(source, flags), tuple(t.lower() for t in texts) if fold else texts, fold,
+                  keeps)
+
+
+def _meaning(name: str, data: dict, fmt: dict[str, str] | None = None) -> Meaning:
+    case = bool(data.get("case", False))
+    flags = 0 if case else re.I
+    return Meaning(name=name, where=str(data.get("where", "prose")), negate=bool(data.get("negate", False)),
+                   contrast=bool(data.get("contrast", False)), case=case,
+                   phrases=tuple(_phrase(e, flags, fmt) for e in data.get("phrases", ())))
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict:
+    return tomllib.loads(resources.files("reviewtool.data").joinpath("phrases.toml").read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def table() -> dict[str, Meaning]:
+    """Every meaning of the table whose phrases name no tree (see `templated`)."""
+    return {name: _meaning(name, d) for name, d in _data().items() if not d.get("template")}
+
+
+@lru_cache(maxsize=32)
+def templated(name: str, fix: str, dev: str) -> Meaning:
+    """A meaning whose phrases name the profile's trees (`{fix}`, `{dev}`), filled in."""
+    return _meaning(name, _data()[name], {"fix": re.escape(fix), "dev": re.escape(dev)})
+
+
+def meaning(name: str) -> Meaning:
+    return table()[name]
+
+
+# Sentence ends: a full stop (or ! ?) followed by a capital, a quote or a bracket.
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`'\"(])")
+
+
+def sentences(lines) -> tuple[str, ...]:
+    """Lines joined into sentences, so a phrase wrapped over two lines is still one phrase."""
+    text = " ".join(lines)
+    return tuple(s.strip() for s in _SENTENCE_END_RE.split(text) if s.strip())
