@@ -28,8 +28,11 @@ if ! ls /usr/src/linux-source-*.tar.* >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; the
 fi
 # REVIEWTOOL_NO_INSTALL=1: the package is installed already (tests/test_run_sh.py runs this script)
 [ -n "${REVIEWTOOL_NO_INSTALL:-}" ] || python3 -m pip install -q -e '.[test]'
+# Every core (pytest-xdist, of the test extra); `-n0` among the arguments runs the suite in one process.
+parallel=""
+python3 -c "import xdist" 2>/dev/null && parallel="-n auto"
 set +e
-python3 -m pytest -p no:cacheprovider -rs "$@"
+python3 -m pytest -p no:cacheprovider -rs $parallel "$@"
 rc=$?
 set -e
 # pytest exits 5 when no test was collected: that is a failure of the suite, not a pass.

@@ -19,12 +19,13 @@ def test_without_chromium_and_not_root_the_rest_runs(tmp_path):
     bin_dir.mkdir()
     (bin_dir / "id").write_text("#!/bin/sh\necho 1000\n")  # not root
     (bin_dir / "id").chmod(0o755)
-    (bin_dir / "python3").symlink_to(sys.executable)
+    (bin_dir / "python3").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')  # this interpreter, its venv
+    (bin_dir / "python3").chmod(0o755)
     for tool in ("sh", "git", "dirname", "ls", "cat", "env", "uname"):
         if found := shutil.which(tool):
             (bin_dir / tool).symlink_to(found)
     env = {**os.environ, "PATH": str(bin_dir), "REVIEWTOOL_NO_INSTALL": "1"}
-    res = subprocess.run(["sh", str(ROOT / "tests" / "run.sh"), "-q",
+    res = subprocess.run(["sh", str(ROOT / "tests" / "run.sh"), "-q", "-n0",
                           str(ROOT / "tests" / "test_triage_html.py")],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
