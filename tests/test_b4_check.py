@@ -189,3 +189,21 @@ print(json.dumps(out))
     assert [r[0]["status"] for r in per] == ["fail", "fail", "fail"]  # each misses its maintainers
     assert any(d["context"] == "signed-off-by-missing" for d in json.loads(per[1][0]["details"]))
     assert data["series"][0]["tool"] == "reviewtool" and data["series"][0]["status"] in ("pass", "warn")
+
+
+def test_stdin_over_the_limit_is_refused_without_being_read_whole(b4check, monkeypatch):
+    from reviewtool.commands import b4_check
+
+    reads = []
+
+    class Counting(io.BytesIO):
+        def read(self, n=-1):
+            reads.append(n)
+            return super().read(n)
+
+    monkeypatch.setattr(b4_check, "MAX_STDIN", 1000)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(Counting(b"Subject: [PATCH] x\n\n" + b"x" * 5000)))
+    from reviewtool.cli import main
+
+    assert main(["b4-check"]) == 2
+    assert reads and all(0 <= n <= 1001 for n in reads)  # never "all of it"

@@ -38,7 +38,7 @@ def read_stdin_mails(data: bytes) -> list[RawMail]:
     if not data.strip():
         raise InputError("stdin is empty: b4 passes the message on standard input")
     if len(data) > MAX_STDIN:
-        raise InputError(f"stdin holds {len(data)} bytes, over the limit of {MAX_STDIN}")
+        raise InputError(f"stdin holds more than the limit of {MAX_STDIN} bytes")
     if data.startswith(b"From "):
         mails = split_mbox(data, "stdin")
         if mails:
@@ -84,7 +84,7 @@ def b4_check(
 
     from ..model.own import plain_series
 
-    raws = read_stdin_mails(sys.stdin.buffer.read())
+    raws = read_stdin_mails(sys.stdin.buffer.read(MAX_STDIN + 1))  # never more than the limit held
     msgs = parse_mails(raws)
     series = plain_series(msgs, source="stdin")
     if series is None:  # replies, several revisions, odd numbering: b4 rebuilds the thread
