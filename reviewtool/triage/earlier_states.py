@@ -28,7 +28,9 @@ def _ids(value: str) -> list[str]:
 class Thread:
     """The mails of one group (or orphan thread): patches by msgid, parents, replies' actions."""
 
-    def __init__(self, msgs: Iterable[Message], forms) -> None:
+    def __init__(self, msgs: Iterable[Message], forms, read: set[str] | None = None) -> None:
+        """`read`: replies already read for the triaged series (they answer its mails, so they
+        settle no other posting): their bodies are not read again."""
         from ..model.subject import parse_subject
         from ..sources.files import header, message_id_of
 
@@ -48,7 +50,7 @@ class Thread:
             s = parse_subject(header(msg, "Subject"))
             if s.is_patch and not s.reply:
                 self.patches[mid] = (s.revision, s.counter if s.counter is not None else 1, s.summary)
-            else:
+            elif read is None or mid not in read:
                 action = read_reply(msg, forms)
                 if action is not None:
                     self.actions.append(action)
@@ -102,7 +104,7 @@ def earlier_states(group, msgs: Sequence[Message], profile, triaged: Iterable[st
     triaged = set(triaged)
     if not group.superseded and all(message_id_of(m) in triaged for m in msgs):
         return []  # every mail is the series' own or a reply the review read: nothing else to settle
-    thread = Thread(msgs, forms_for(profile))
+    thread = Thread(msgs, forms_for(profile), read=triaged)
     if not thread.actions:
         return []
     out = []

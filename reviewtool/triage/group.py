@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from email.utils import parseaddr
+from functools import cached_property
 from typing import Iterable
 
 from typing import NamedTuple
@@ -118,12 +119,13 @@ class _Thread:
     def newest_patch_date(self) -> float:
         return max((h.date or 0.0 for h, _ in self.patches), default=0.0)
 
-    @property
+    @cached_property
     def files(self) -> frozenset[str]:
-        """Every file the thread's patches change (sources/diffsig.py)."""
+        """Every file the thread's patches change (sources/diffsig.py); read once the thread
+        has its patches (families are formed after every thread is complete)."""
         return frozenset(p for h, _ in self.patches for p in h.paths)
 
-    @property
+    @cached_property
     def sketch(self) -> bytes:
         return merge(h.sketch for h, _ in self.patches if h.sketch)
 
