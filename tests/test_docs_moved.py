@@ -21,6 +21,21 @@ ORIGINAL = "c261af2d4dbb523cdee0aafabac1fb4100682c72"  # README.md before the sp
 
 # (old, new): replacements made in moved text, applied to an original unit before it is sought.
 EDITS: list[tuple[str, str]] = [
+    # Issue 22 (hardening, round two): -o is never an input or the store; apply --cached in a
+    # scratch repository that borrows nothing; the store's mode and -o in what it writes; the
+    # repository safety harness down to file times; bidirectional controls; the fuzzing of the
+    # new surface, the linear regexes and the bounded numbers.
+    ("`--output FILE`, `--sort", "`--output FILE` (never an input, a file in an input directory, or the result store: refused, nothing written), `--sort"),
+    ("`log`, `patch-id`, `format-patch --stdout`, and `apply --cached` in a scratch repository that borrows the objects through alternates), with",
+     "`log`, `ls-tree`, `patch-id`, `format-patch --stdout`, `for-each-ref --merged` in a scratch repository that borrows the objects through alternates, and `apply --cached` in another that borrows nothing: the blobs it reads are copied in, because git \"freshens\" (touches) the user's copy of every object it is asked to write again), with"),
+    ("written to a temporary file and renamed after validation), scratch directories",
+     "written to a temporary file and renamed after validation), triage's result store (`$XDG_CACHE_HOME/reviewtool/triage.sqlite` or `--store`; created readable by its owner only, 0600, like the template cache beside it: it holds subjects, authors, evidence and the archives' absolute paths; an older store made 0644 is made private), scratch directories"),
+    ("and the file named with `--output`. The repository's HEAD, refs, index, work tree and config are never changed; the test suite hashes all of them around every command that reads a repository.",
+     "and the file named with `--output`, which is never an input, a file inside an input directory, or the result store (refused in one line, nothing written). Removing a file is advised only for a store whose header says it is one. The repository's HEAD, refs, index, work tree, config and object store are never changed, down to the time of each file: the test suite hashes all of them, and the size, mode and modification time of every file and directory of the repository, around every command that reads one."),
+    ("before it reaches a terminal; rich markup in mail is escaped.",
+     "before it reaches a terminal; bidirectional controls (U+202A to U+202E, U+2066 to U+2069, U+200E, U+200F, U+061C: text stored in one order and shown in another) are shown as `<U+202E>` in the text, Markdown, mail and HTML outputs, as GitHub reveals them (JSON keeps the text as it is); rich markup in mail is escaped."),
+    ("through the whole `check` path each run; every one must give a review or a one-line error with exit 2. Inputs that once crashed are kept in `fixtures/regressions/`.",
+     "through the whole `check` path each run, and as many cover letters, version notes, maintainers' replies in every form triage reads (and real ones damaged byte by byte) and profile TOML files (the shipped ones mutated, a repository's own made hostile) through `check` and `triage`; every one must give a review or a one-line error with exit 2, and the reply reader must answer every text. Inputs that once crashed are kept in `fixtures/regressions/` and as tests. Counts: [the hardening suite](#the-hardening-suite)."),
     # Issue 19 (profiles follow the files; list conventions as data): the shipped list and the
     # selection order grew.
     ("`wireless` (wireless / wireless-next), `iproute2`", "`wireless` (wireless / wireless-next, fed by the ath, iwlwifi, mt76 and rtw driver trees), `bluetooth` (bluetooth / bluetooth-next), `bluez` (BlueZ user space on linux-bluetooth, no sign-offs), `iproute2`"),
