@@ -1,0 +1,289 @@
+"""What one maintainer's reply says became of the patches it answers: a pure reading of ONE mail.
+
+API (no b4, no git, no profile; the caller decides what the reply answers and whom to trust):
+
+    read_reply(msg, forms=None) -> ReplyAction | None
+        msg: an email.message.Message (any policy) or the mail's bytes.
+    read_reply_text(*, sender, date, subject, body, msgid=None, in_reply_to=None,
+                    references=(), forms=None) -> ReplyAction | None
+        the same from the parts: sender as the From header writes it, date as a datetime or
+        the Date header's text, body as text (quoted lines are dropped here).
+
+`forms` is a tuple of reply_forms.ReplyForm (reply_forms.load_forms(profile_forms)); None: the
+shipped table, reviewtool/data/reply-forms.toml. The first form matching a line of the reply's
+own text (quoted lines and the signature dropped) decides; None when no form matches.
+
+ReplyAction (frozen):
+    state        applied | changes-requested | superseded | rejected | deferred |
+                 not-applicable | nak
+    form         the form's name in the table ("pwcli-applied", "korg-patchwork-bot", "b4-ty",
+                 "pw-bot", "plain-applied", "nak", ...)
+    trust        "form": the wording proves itself; "applier": counts only when `by` applies
+                 patches for the tree (profile data, MAINTAINERS M:); "thread": anyone in the thread
+    by           Address of who acted: the bot's "by NAME:" line, a Nacked-by, else the sender
+    sender       Address of the mail's From
+    date         aware datetime of the Date header, or None
+    msgid, in_reply_to, references   the mail's ids (in_reply_to: In-Reply-To, else the last
+                 References entry): the caller ties the reply to the patch it answers
+    tree_words   the tree as the reply writes it ("wireless-next.git", "ath-next branch of
+                 ath.git", "netdev/net-next.git", "powerpc/next"), or None
+    branch       the branch it names ("ath-next", "master"), or None
+    repo         the repository's name without owner and ".git" ("ath", "net-next"), or None;
+                 mapping it to a profile's tree is the profile's business
+    patches      tuple of reply_lists.PatchRef (counter and total when written, subject, commit,
+                 applied) for the patches the reply names, or None: it settles every patch of
+                 the mail it answers (the whole series when that is the cover letter)
+    commits      the commit ids the reply gives, in order
+    count        N of "N patches applied/set to ...", when written
+    reason       the maintainer's words that go with the state (above "Patch set to ...", around
+                 a NAK, above a pw-bot command), or None; `reason_line` is its first line
+    evidence     the line that matched, as written
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from email.message import Message
+from email.utils import parseaddr, parsedate_to_datetime
+from typing import Sequence
+
+from .reply_forms import ReplyForm, hints, shipped_forms
+from .reply_lists import PARSERS, PatchRef
+
+__all__ = ["Address", "PatchRef", "ReplyAction", "read_reply", "read_reply_text", "tree_parts"]
+
+_SIGNATURE_RE = re.compile(r"--[ \t]?")
+_ATTRIBUTION_RE = re.compile(r".*\b(?:wrote|writes):\s*")
+_GREETING_RE = re.compile(r"(?:Hello|Hi|Hey)\b[^.]{0,40}[:,]?\s*", re.I)
+_IDS_RE = re.compile(r"<([^<>\s]+)>")
+
+
+@dataclass(frozen=True)
+class Address:
+    name: str
+    email: str
+
+    def __str__(self) -> str:
+        return f"{self.name} <{self.email}>" if self.name and self.email else self.email or self.name
+
+
+@dataclass(frozen=True)
+class ReplyAction:
+    state: str
+    form: str
+    trust: str
+    by: Address
+    sender: Address
+    date: datetime | None
+    msgid: str | None
+    in_reply_to: str | None
+    references: tuple[str, ...]
+    tree_words: str | None
+    branch: str | None
+    repo: str | None
+    patches: tuple[PatchRef, ...] | None
+    commits: tuple[str, ...]
+    count: int | None
+    reason: str | None
+    evidence: str
+
+    @property
+    def reason_line(self) -> str | None:
+        return self.reason.split("\n", 1)[0] if self.reason else None
+
+    @property
+    def needs_applier(self) -> bool:
+        return self.trust == "applier"
+
+
+def address(text: str | None) -> Address:
+    name, addr = parseaddr(text or "")
+    return Address(name=name.strip(), email=addr.strip().lower())
+
+
+def _date(value: datetime | str | None) -> datetime | None:
+    if isinstance(value, datetime) or value is None:
+        return value if value is None or value.tzinfo else value.replace(tzinfo=timezone.utc)
+    try:
+        d = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    return d if d.tzinfo else d.replace(tzinfo=timezone.utc)
+
+
+_GIT_RE = re.compile(r"(?:\S*/)?([^/\s]+?)\.git\b")
+_BRANCH_OF_RE = re.compile(r"(\S+) branch of (\S+)")
+_PAREN_BRANCH_RE = re.compile(r"\(([^)]+)\)\s*$")
+
+
+def tree_parts(words: str | None) -> tuple[str | None, str | None]:
+    """(repo, branch) of a tree as a reply writes it: "ath-next branch of ath.git" is
+    ("ath", "ath-next"), "netdev/net-next.git (master)" ("net-next", "master"), a URL with
+    "spi.git for-next" ("spi", "for-next"), "the net-next tree" ("net-next", None)."""
+    if not words:
+        return None, None
+    text = words.strip().rstrip(".,!:")
+    branch = None
+    m = _BRANCH_OF_RE.search(text)
+    if m:
+        branch, text = m.group(1), m.group(2)
+    p = _PAREN_BRANCH_RE.search(text)
+    if p:
+        branch, text = branch or p.group(1).strip(), text[:p.start()].strip()
+    g = _GIT_RE.search(text)
+    if g:
+        rest = text[g.end():].split()
+        return g.group(1), branch or (rest[0] if rest else None)
+    text = re.sub(r"^(?:the|my)\s+", "", text, flags=re.I)
+    text = re.sub(r"\s+(?:tree|branch|repo(?:sitory)?)$", "", text, flags=re.I)
+    return (text or None), branch
+
+
+def _own_lines(body: str) -> tuple[list[str], list[bool]]:
+    """The body's lines up to the signature, and for each whether it is quoted."""
+    lines = body.split("\n")
+    end = next((i for i, line in enumerate(lines) if _SIGNATURE_RE.fullmatch(line)), len(lines))
+    lines = lines[:end]
+    # ">From " is an mbox's escape of a line starting "From ", not a quote
+    return lines, [line.lstrip().startswith(">") and not line.startswith(">From ") for line in lines]
+
+
+def _alone(lines: list[str], quoted: list[bool], i: int) -> bool:
+    def gap(j: int) -> bool:
+        return j < 0 or j >= len(lines) or quoted[j] or not lines[j].strip()
+    return gap(i - 1) and gap(i + 1)
+
+
+def _words(lines: Sequence[str]) -> str | None:
+    """The reply's own words among `lines`: without attributions ("X wrote:"), a greeting, or
+    blank lines at the ends; None when nothing is left."""
+    kept: list[str] = []
+    for line in lines:
+        if _ATTRIBUTION_RE.fullmatch(line):
+            if kept and kept[-1].startswith("On "):  # "On <date>, <name>" wrapped before "<addr> wrote:"
+                kept.pop()
+            continue
+        kept.append(line.rstrip())
+    while kept and (not kept[0].strip() or _GREETING_RE.fullmatch(kept[0])):
+        kept.pop(0)
+    while kept and not kept[-1].strip():
+        kept.pop()
+    text = "\n".join(kept).strip()
+    return re.sub(r"\n{3,}", "\n\n", text) or None
+
+
+def _reason(form: ReplyForm, own: list[str], i: int) -> str | None:
+    if form.reason is None:
+        return None
+    above = _words(own[:i])
+    if above or form.reason == "above":
+        return above
+    return _words(own[i + 1:])
+
+
+def _match(form: ReplyForm, lines: list[str], quoted: list[bool], i: int):
+    m = form.line.fullmatch(lines[i])
+    if m is None or (form.alone and not _alone(lines, quoted, i)):
+        return None
+    state = form.state_of(m.groupdict().get("state"))
+    if state is None:
+        return None
+    own_after = [line for line, q in zip(lines[i + 1:], quoted[i + 1:]) if not q]
+    patches = PARSERS[form.list](own_after) if form.list else []
+    if form.needs_list and not patches:
+        return None
+    return m, state, own_after, patches
+
+
+def _by(form: ReplyForm, m: re.Match, own_after: list[str], sender: Address) -> Address:
+    named = m.groupdict().get("by")
+    if not named and form.by is not None:
+        nxt = next((line for line in own_after if line.strip()), "")
+        bm = form.by.fullmatch(nxt)
+        named = bm.group("by") if bm else None
+    return address(named) if named and "@" in named else sender
+
+
+def read_reply_text(*, sender: str, date: datetime | str | None, subject: str = "", body: str,
+                    msgid: str | None = None, in_reply_to: str | None = None,
+                    references: Sequence[str] = (), forms: Sequence[ReplyForm] | None = None) -> ReplyAction | None:
+    """The action the reply states, or None; see the module docstring."""
+    del subject  # part of the API: forms match the body; a later form may read it
+    forms = shipped_forms() if forms is None else tuple(forms)
+    text = (body or "").replace("\r\n", "\n").replace("\r", "\n")
+    words = hints(forms)
+    if words is not None:
+        low = text.lower()
+        if not any(w in low for w in words):
+            return None
+    lines, quoted = _own_lines(text)
+    who = address(sender)
+    for i in range(len(lines)):
+        if quoted[i]:
+            continue
+        low = lines[i].lower()
+        if words is not None and not any(w in low for w in words):
+            continue
+        for form in forms:
+            if form.hints and not any(w in low for w in form.hints):
+                continue
+            hit = _match(form, lines, quoted, i)
+            if hit is None:
+                continue
+            m, state, own_after, patches = hit
+            groups = m.groupdict()
+            tree_words = (groups.get("tree") or "").strip().rstrip(".,!:") or None
+            repo, branch = tree_parts(tree_words)
+            own = [line for line, q in zip(lines, quoted) if not q]
+            refs = tuple(references)
+            return ReplyAction(
+                state=state, form=form.name, trust=form.trust, by=_by(form, m, own_after, who), sender=who,
+                date=_date(date), msgid=msgid, in_reply_to=in_reply_to or (refs[-1] if refs else None),
+                references=refs, tree_words=tree_words, branch=groups.get("branch") or branch, repo=repo,
+                patches=tuple(patches) or None, commits=tuple(p.commit for p in patches if p.commit),
+                count=int(groups["count"]) if groups.get("count") else None,
+                reason=_reason(form, own, _own_index(quoted, i)),
+                evidence=lines[i].strip())
+    return None
+
+
+def _own_index(quoted: list[bool], i: int) -> int:
+    return sum(1 for q in quoted[:i] if not q)
+
+
+def _text_body(msg: Message) -> str:
+    """The first text/plain part, decoded (the whole payload of a non-MIME mail)."""
+    parts = msg.walk() if msg.is_multipart() else (msg,)
+    for part in parts:
+        if part.get_content_type() != "text/plain":
+            continue
+        payload = part.get_payload(decode=True)
+        if isinstance(payload, bytes):
+            try:
+                return payload.decode(part.get_content_charset() or "utf-8", "replace")
+            except LookupError:  # a charset Python does not know
+                return payload.decode("utf-8", "replace")
+        return str(part.get_payload() or "")
+    return ""
+
+
+def _header(msg: Message, name: str) -> str:
+    value = msg.get(name)
+    return str(value) if value is not None else ""
+
+
+def read_reply(msg: Message | bytes, forms: Sequence[ReplyForm] | None = None) -> ReplyAction | None:
+    """read_reply_text of a parsed mail (or its bytes)."""
+    if isinstance(msg, (bytes, bytearray)):
+        msg = email.message_from_bytes(bytes(msg), policy=email.policy.default)
+    ids = lambda name: _IDS_RE.findall(_header(msg, name))  # noqa: E731
+    irt = ids("In-Reply-To")
+    mid = ids("Message-ID")
+    return read_reply_text(sender=_header(msg, "From"), date=_header(msg, "Date") or None,
+                           subject=_header(msg, "Subject"), body=_text_body(msg),
+                           msgid=mid[0] if mid else None, in_reply_to=irt[0] if irt else None,
+                           references=tuple(ids("References")), forms=forms)

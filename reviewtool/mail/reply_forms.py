@@ -1,0 +1,109 @@
+"""The table of reply forms (reviewtool/data/reply-forms.toml): what a maintainer's reply looks
+like when it says a patch was applied, or sets its state. Data, so that a profile can add the
+forms of its own list's bots and habits (`[[replies.forms]]`, tried before the shipped ones).
+
+`load_forms(extra)` gives the shipped forms after `extra` (tables with the same keys as the
+file), each checked and compiled once; a bad table raises ConfigError naming it.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Iterable
+
+from ..errors import ConfigError
+
+STATES = ("applied", "changes-requested", "superseded", "rejected", "deferred", "not-applicable", "nak")
+LISTS = ("commit-lines", "korg-summary", "b4-summary", "pw-list")
+TRUSTS = ("form", "applier", "thread")
+REASONS = ("above", "around")
+_KEYS = {"name", "line", "state", "states", "by", "list", "trust", "reason", "alone", "needs_list", "ignore_case",
+         "hint"}
+
+
+@dataclass(frozen=True, eq=False)  # compared by identity: forms are compiled once and shared
+class ReplyForm:
+    name: str
+    line: re.Pattern[str]
+    state: str | None = None  # None: the `state` group's word, mapped through `states`
+    states: dict[str, str] = field(default_factory=dict)
+    by: re.Pattern[str] | None = None
+    list: str | None = None
+    trust: str = "form"
+    reason: str | None = None
+    alone: bool = False
+    needs_list: bool = False
+    hints: tuple[str, ...] = ()  # words (lower case) of which every line this form matches holds one
+    origin: str = ""
+
+    def state_of(self, word: str | None) -> str | None:
+        """The state this form sets, given the `state` group's word; None for a word the table
+        maps to "" (a state nobody acts on) or does not know."""
+        if self.state:
+            return self.state
+        return self.states.get((word or "").strip()) or None
+
+
+def _compile(pattern: Any, flags: int, what: str) -> re.Pattern[str]:
+    if not isinstance(pattern, str) or not pattern:
+        raise ConfigError(f"{what} must be a non-empty regular expression")
+    try:
+        return re.compile(rf"[ \t]*(?:{pattern})[ \t]*", flags)
+    except re.error as exc:
+        raise ConfigError(f"{what} is not a valid regular expression ({exc})") from exc
+
+
+def _form(t: Any, origin: str) -> ReplyForm:
+    if not isinstance(t, dict) or not isinstance(t.get("name"), str):
+        raise ConfigError(f"{origin}: a reply form needs a name")
+    what = f"{origin}: reply form {t['name']!r}"
+    unknown = sorted(set(t) - _KEYS)
+    if unknown:
+        raise ConfigError(f"{what}: unknown keys {', '.join(unknown)}")
+    states = t.get("states", {})
+    if not isinstance(states, dict) or any(v and v not in STATES for v in states.values()):
+        raise ConfigError(f"{what}: states must map words to one of {', '.join(STATES)} (or \"\")")
+    state = t.get("state")
+    if (state is None) == (not states) or (state is not None and state not in STATES):
+        raise ConfigError(f"{what}: give `state` (one of {', '.join(STATES)}) or `states`, not both")
+    for key, allowed in (("list", LISTS), ("trust", TRUSTS), ("reason", REASONS)):
+        if t.get(key) is not None and t[key] not in allowed:
+            raise ConfigError(f"{what}: {key} must be one of {', '.join(allowed)}")
+    flags = re.I if t.get("ignore_case") else 0
+    line = _compile(t.get("line"), flags, f"{what}: line")
+    if states and "state" not in line.groupindex:
+        raise ConfigError(f"{what}: a form with `states` needs a (?P<state>...) group in its line")
+    return ReplyForm(name=t["name"], line=line, state=state, states={str(k): str(v) for k, v in states.items()},
+                     by=_compile(t["by"], flags, f"{what}: by") if "by" in t else None, list=t.get("list"),
+                     trust=t.get("trust", "form"), reason=t.get("reason"), alone=bool(t.get("alone")),
+                     needs_list=bool(t.get("needs_list")), hints=_hints(t.get("hint", ()), what), origin=origin)
+
+
+@lru_cache(maxsize=1)
+def shipped_forms() -> tuple[ReplyForm, ...]:
+    text = resources.files("reviewtool.data").joinpath("reply-forms.toml").read_text(encoding="utf-8")
+    return tuple(_form(t, "reply-forms.toml") for t in tomllib.loads(text)["forms"])
+
+
+def _hints(value: Any, what: str) -> tuple[str, ...]:
+    words = [value] if isinstance(value, str) else value
+    if not isinstance(words, (list, tuple)) or not all(isinstance(w, str) and w for w in words):
+        raise ConfigError(f"{what}: hint must be a word or a list of words")
+    return tuple(w.lower() for w in words)
+
+
+def hints(forms: tuple[ReplyForm, ...]) -> tuple[str, ...] | None:
+    """The words (lower case) of which a line must hold one for some form to match it, or None
+    when a form gives no `hint` (then every line is tried)."""
+    if any(not f.hints for f in forms):
+        return None
+    return tuple(sorted({w for f in forms for w in f.hints}))
+
+
+def load_forms(extra: Iterable[dict[str, Any]] = (), origin: str = "profile") -> tuple[ReplyForm, ...]:
+    """A profile's own forms (tables as in reply-forms.toml), then the shipped ones."""
+    return tuple(_form(t, origin) for t in extra) + shipped_forms()
