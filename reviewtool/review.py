@@ -128,13 +128,17 @@ def load_series_from_path(path: Path, options: ReviewOptions) -> Series:
 
 
 def build_context(series: Series, options: ReviewOptions) -> tuple[Context, str, tuple[str, ...]]:
-    profiles = load_profiles(options.repo)
+    from .context.profile_file import choose
+
+    config = options.repo_facts.config if options.repo_facts else None
+    choice = choose(load_profiles(options.repo), options.profile, options.repo, config)
     first = series.first
     recipients = (first.to + first.cc) if first else ()
-    profile, reason = select_profile(profiles, name=options.profile,
+    profile, reason = select_profile(choice.profiles, name=choice.name,
                                      tags=first.subject.tags if first else (), recipients=recipients,
                                      repo=options.repo, paths=[f.path for p in series.patches for f in p.diff.files],
-                                     config=options.repo_facts.config if options.repo_facts else None)
+                                     config=config, default=choice.default)
+    reason = choice.reason(reason)
     fields: dict[str, Any] = {"profile": profile, "unavailable": {}, "notes": [], "closers": []}
     for stage in context_stages():
         stage(series, options, fields)
