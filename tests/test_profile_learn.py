@@ -193,3 +193,25 @@ def test_progress_goes_to_stderr_only(tmp_path, cli, flag):
     res = cli("profile", "learn", str(mbox), "--jobs", "1", flag)
     assert res.code == 0 and tomllib.loads(res.out)["name"] == "lab"
     assert ("reviewing" in res.err) == (flag == "--progress")
+
+
+def test_a_public_inbox_as_a_directory_and_through_a_search(tmp_path, cli):
+    from pi_server import PublicInboxServer, missing_tools
+
+    if missing_tools():
+        pytest.skip(f"public-inbox is not installed (missing {', '.join(missing_tools())}); tests/run.sh installs it")
+    mbox = archive_of(lab_list(), tmp_path / "lab.mbox")
+    server = PublicInboxServer(tmp_path / "pi", {"lab": [mbox]}).build()
+    expected = tomllib.loads(cli("profile", "learn", str(mbox), "--jobs", "1").out)
+    from_dir = cli("profile", "learn", str(tmp_path / "pi" / "lab"), "--jobs", "1")
+    assert from_dir.code == 0, from_dir.err
+    assert tomllib.loads(from_dir.out) == expected  # every message, in the order the inbox took them
+    server.start()
+    try:
+        found = cli("profile", "learn", "--query", "s:lab", "--lore-url", server.midmask, "--jobs", "1")
+    finally:
+        server.stop()
+    assert found.code == 0, found.err
+    assert {t["name"] for t in tomllib.loads(found.out)["trees"]} == {"lab-next", "lab"}
+    assert "search 's:lab'" in found.out.split("\n", 2)[0] + found.out.split("\n", 2)[1]
+    assert cli("profile", "learn").code == 2

@@ -41,8 +41,12 @@ def _progress(show: bool) -> Iterator:
 
 
 def learn_command(
-    sources: list[Path] = typer.Argument(..., help="The list's archive: mbox or maildir, gzip of either, "
-                                                   "directories of mail files (as `reviewtool triage` reads)."),
+    sources: list[Path] = typer.Argument(None, help="The list's archive: mbox or maildir, gzip of either, "
+                                                    "directories of mail files, a public-inbox inbox."),
+    query: Optional[str] = typer.Option(None, "--query", help="A public-inbox search on the archive server "
+                                                              "(full threads of every hit), as for triage."),
+    lore_url: Optional[str] = typer.Option(None, "--lore-url", metavar="URL", help="The server for --query."),
+    timeout: str = typer.Option("30s", "--timeout", help="Give up on the server after this long."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the profile here (default: stdout)."),
     name: Optional[str] = typer.Option(None, "--name", help="The profile's name (default: from the list address)."),
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, max=64,
@@ -67,9 +71,21 @@ def learn_command(
 
     if name is not None and not name.replace("-", "").replace("_", "").isalnum():
         raise InputError(f"--name {name!r}: use letters, digits, - and _")
+    if not sources and query is None:
+        raise InputError("nothing to learn from: give the list's archive, or --query")
     show = sys.stderr.isatty() if progress is None else progress
     with tempfile.TemporaryDirectory(prefix="reviewtool-learn-") as scratch, _progress(show) as tick:
-        result = learn(list(sources), Path(scratch), workers=jobs or default_workers(), name=name, progress=tick)
+        paths, labels = list(sources or ()), {}
+        if query is not None:
+            from ..sources.lore import FetchOptions, parse_duration
+            from ..triage.inputs import search
+
+            fetch = FetchOptions(lore_url=lore_url, timeout_s=parse_duration(timeout, "--timeout"), quiet=True)
+            found = search(query, Path(scratch), fetch)
+            paths.append(found)
+            labels[found] = f"search {query!r}"
+        result = learn(paths, Path(scratch), workers=jobs or default_workers(), name=name, progress=tick,
+                       labels=labels)
     if output is None:
         sys.stdout.write(result.text)
     else:

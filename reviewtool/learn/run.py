@@ -81,13 +81,32 @@ def _nothing(archive: Archive, reasons: list[str], name: str) -> LearnedProfile:
     return lp
 
 
+def _readable(paths: list[Path], scratch: Path, labels: dict[Path, str]) -> list[Path]:
+    """The inputs as the archive index reads them: a local public-inbox, exported to an mbox."""
+    from ..sources.inbox import export_inbox, is_inbox
+
+    out = []
+    for i, p in enumerate(paths):
+        if is_inbox(p):
+            target = export_inbox(p, scratch / f"inbox-{i}.mbox")
+            labels[target] = labels.get(p, str(p))
+            out.append(target)
+        else:
+            out.append(p)
+    return out
+
+
 def learn(paths: list[Path], scratch: Path, *, workers: int = 1, name: str | None = None,
-          progress: Progress | None = None) -> Learned:
+          progress: Progress | None = None, labels: dict[Path, str] | None = None) -> Learned:
+    """`labels`: what to call inputs that are scratch files (a search's results) in the header."""
     progress = progress or Progress()
     skipped: list[str] = []
-    archive = read_archive(paths, scratch, progress.mails, skipped)
+    labels = dict(labels or {})
+    readable = _readable(paths, scratch, labels)
+    archive = read_archive(readable, scratch, progress.mails, skipped)
+    archive.labels = tuple(labels.get(p, str(p)) for p in readable)
     if not archive.messages:
-        raise InputError(f"{', '.join(str(p) for p in paths)}: no mail messages found")
+        raise InputError(f"{', '.join(archive.labels)}: no mail messages found")
     plan = learn_trees(archive)
     applied_n = sum(1 for p in archive.postings if p.applied)
     if not plan.projects:
