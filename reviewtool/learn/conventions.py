@@ -143,7 +143,7 @@ def learn_tags(lp: LearnedProfile, project: Project) -> None:
             lp.note(f"tree_aliases.{tag}", f"{n} of {total} applied postings tagged [{tag}] went to {aliases[tag]}")
     lp.tree_aliases = aliases
     untagged = [p for p in postings if not any(t.lower() in names or t.lower() in aliases for t in _tags(p))]
-    lp.untagged_postings = untagged  # type: ignore[attr-defined]  # for the second pass
+    lp.untagged_postings = untagged
     if len(postings) < MIN_POSTINGS:
         lp.left_out.append(f"where untagged patches go: {len(postings)} applied postings, fewer than {MIN_POSTINGS}")
         return
@@ -474,7 +474,7 @@ def learn_fixes_when(lp: LearnedProfile, facts: dict[int, Facts], project: Proje
         return
     to_fixes, to_dev = Counter(), Counter()
     n_fix = 0
-    for p in getattr(lp, "untagged_postings", ()):
+    for p in lp.untagged_postings:
         f = facts.get(p.key)
         t = project.main_tree(p)
         if f is None or t is None:

@@ -29,6 +29,7 @@ class LearnedProfile:
     objections: list[str] = field(default_factory=list)  # what the maintainers sent back, counted
     postings: int = 0  # applied postings learned from
     sent_back: int = 0
+    untagged_postings: list = field(default_factory=list, repr=False)  # the first pass's, for the second
 
     def note(self, key: str, why: str) -> None:
         self.evidence[key] = why
