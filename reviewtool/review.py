@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .context import Context
-from .context.profiles import Profile, load_profiles, select_profile
+from .context.profiles import Profile, foreign_patches, load_profiles, select_profile
 from .errors import EXIT_FINDINGS, EXIT_OK
 from .model.series import Series
 from .rules.registry import Finding, NotChecked, Severity
@@ -139,7 +139,8 @@ def build_context(series: Series, options: ReviewOptions) -> tuple[Context, str,
                                      repo=options.repo, paths=[f.path for p in series.patches for f in p.diff.files],
                                      config=config, default=choice.default)
     reason = choice.reason(reason)
-    fields: dict[str, Any] = {"profile": profile, "unavailable": {}, "notes": [], "closers": []}
+    fields: dict[str, Any] = {"profile": profile, "unavailable": {}, "notes": [], "closers": [],
+                              "foreign": foreign_patches(choice.profiles, profile, series)}
     for stage in context_stages():
         stage(series, options, fields)
     notes = tuple(fields.pop("notes"))

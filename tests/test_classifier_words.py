@@ -70,7 +70,7 @@ def test_negation_and_assumption_are_read(tmp_path):
     assert t["bug-prose"].first(sentences(["The link no longer works after resume."])).phrase == "stopped-working"
     assert t["no-bug"].first(sentences(["We assumed this could not happen, but it does."])) is None
     assert t["no-bug"].first(sentences(["This looked theoretical, but syzbot hits it."])) is None
-    hit = t["no-bug"].first(sentences(["No caller will pass a zero length, but the compiler cannot know."]))
+    hit = t["no-bug"].first(sentences(["No current user passes a NULL ops pointer, but the checker cannot know."]))
     assert hit is not None and hit.phrase == "no-caller"
 
 
@@ -93,9 +93,9 @@ def test_real_fixes_keep_their_fixes_tag(tmp_path, check_json):
     res = one(tmp_path, check_json, "[PATCH net] net: foo: remove unused variable", "It is never read.", FIXES,
               diff=UNUSED_VAR, name="unused.mbox")
     assert "removes unused code" in hits(res, "fixes-not-needed")[0]["message"]
-    res = one(tmp_path, check_json, "[PATCH net] net: foo: check the length", "No caller will pass a zero length, "
-              "but the compiler cannot know.", FIXES, name="nocaller.mbox")
-    assert "'No caller will'" in hits(res, "fixes-not-needed")[0]["message"]
+    res = one(tmp_path, check_json, "[PATCH net] net: foo: check the ops pointer", "No current user passes a NULL "
+              "ops pointer, but the checker cannot know.", FIXES, name="nocaller.mbox")
+    assert "'No current user passes'" in hits(res, "fixes-not-needed")[0]["message"]
 
 
 def test_a_bug_the_summary_names_beats_the_tool_that_found_it(tmp_path, check_json):

@@ -21,6 +21,11 @@ ORIGINAL = "c261af2d4dbb523cdee0aafabac1fb4100682c72"  # README.md before the sp
 
 # (old, new): replacements made in moved text, applied to an original unit before it is sought.
 EDITS: list[tuple[str, str]] = [
+    # Issue 19 (profiles follow the files; list conventions as data): the shipped list and the
+    # selection order grew.
+    ("`wireless` (wireless / wireless-next), `iproute2`", "`wireless` (wireless / wireless-next, fed by the ath, iwlwifi, mt76 and rtw driver trees), `bluetooth` (bluetooth / bluetooth-next), `bluez` (BlueZ user space on linux-bluetooth, no sign-offs), `iproute2`"),
+    ("matched as an exact token (`[PATCH bpf-next/net]` is bpf's, never `net`); the repository's default (`git config reviewtool.profile NAME`, or `profile = \"NAME\"` in `.reviewtool.toml`); the first list address",
+     "matched as an exact token (`[PATCH bpf-next/net]` is bpf's, never `net`), in any case, or as a tree's former name or a sub-tree (`[PATCH wireless-drivers]`, `[PATCH ath-next]`), unless that profile claims none of the files the series touches and the profile that does reads the tag as one of its own trees (`[PATCH net-next] wifi: ath11k: ...` touching drivers/net/wireless/ is wireless's, read as wireless-next); the repository's default (`git config reviewtool.profile NAME`, or `profile = \"NAME\"` in `.reviewtool.toml`); the profile that claims more than half of the files touched, each file going to the profile with the longest matching path prefix, as in MAINTAINERS (net/netfilter/ is netfilter's, not netdev's; documentation aside; a profile with `select_by_files = false`, such as iproute2, is never chosen this way); the first list address"),
     # README: "what reviewtool is" in three sentences.
     ("A review assistant for patch series", "reviewtool is a review assistant for patch series"),
     ("a concrete next step. When it cannot know", "a concrete next step, and when it cannot know"),

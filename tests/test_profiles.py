@@ -30,7 +30,7 @@ def test_shipped_profiles_and_their_trees():
 
 def test_every_tree_rule_is_off_in_generic():
     generic = shipped_profiles()["generic"]
-    for rule in ("tree-tag-missing", "tree-mismatch", "split-series", "net-next-closed", "fix-for-next-only-code"):
+    for rule in ("tree-tag-missing", "tree-mismatch", "net-next-closed", "fix-for-next-only-code"):
         assert rule in generic.disabled
     assert generic.severity["fixes-missing"] == "info"
 
@@ -252,3 +252,24 @@ def test_a_subsystem_list_beats_lkml_in_front_of_it():
     assert p.name == "bpf"
     p, why = select_profile(profiles, name=None, tags=(), recipients=("linux-kernel@vger.kernel.org",))
     assert p.name == "generic" and why == "sent to linux-kernel@vger.kernel.org"
+
+
+BT_DIFF = hunk_diff("net/bluetooth/hci_sync.c", ["	return 0;"], ["	return err;"])
+BLUEZ_DIFF = hunk_diff("src/adapter.c", ["	return 0;"], ["	return err;"])
+
+
+def test_linux_bluetooth_carries_two_projects(tmp_path, check_json):
+    # BlueZ user space, tagged [PATCH BlueZ], applied without sign-offs: none is asked for.
+    mail = Mail("[PATCH BlueZ v2 1/1] adapter: fix the discovery filter", patch_body(trailers="", diff=BLUEZ_DIFF),
+                to="linux-bluetooth@vger.kernel.org")
+    res = check_json(write(tmp_path, thread(mail), "bluez.mbox"))
+    assert res.json["series"]["profile"] == "bluez"
+    assert not [f for f in res.json["findings"] if f["rule"].startswith("signed-off-by")]
+    # The kernel's Bluetooth patches: untagged, they go to bluetooth-next, and a sign-off is required.
+    mail = Mail("[PATCH] Bluetooth: hci_sync: add the foo command", patch_body(trailers="", diff=BT_DIFF),
+                to="linux-bluetooth@vger.kernel.org")
+    res = check_json(write(tmp_path, thread(mail), "bt.mbox"))
+    assert res.json["series"]["profile"] == "bluetooth"
+    assert [p["tree"] for p in res.json["verdict"]["patches"]] == ["bluetooth-next"]
+    assert [f["severity"] for f in res.json["findings"] if f["rule"] == "signed-off-by-missing"] == ["error"]
+    assert not [f for f in res.json["findings"] if f["rule"] == "tree-tag-missing" and f["severity"] != "info"]

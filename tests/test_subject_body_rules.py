@@ -213,7 +213,7 @@ def test_commit_reference_dumps_addresses_and_back_references(tmp_path, check_js
         [ffffa7a8e96bbb48] schedule at ffffffffb0719e9e
 
         Thread 210933 holds the rtnl_mutex while ffff92424e5ec080 waits."""
-    res = check_json(single(tmp_path, "[PATCH net-next] bonding: use a rwlock", patch_body(message=crash)))
+    res = check_json(single(tmp_path, "[PATCH net-next] net: foo: take the lock later", patch_body(message=crash)))
     assert hits(res, "commit-reference-format") == []
     # An id named with its subject in the Fixes tag (or as the reverted commit) may be repeated bare.
     back = """        This reverts commit 2c87c6f9fbddc5b84d67b2fa3f432fcac6d99d93.

@@ -156,11 +156,11 @@ def _diff(*paths: str) -> str:
 
 
 def test_one_patch_touching_files_of_several_trees_is_split(tmp_path, check_json):
-    dts = "arch/arm64/boot/dts/mediatek/mt7622-rfb1.dts"
-    res = one(tmp_path, check_json, "[PATCH net] net: dsa: mt7530: fix the reset polarity",
-              diff=_diff(dts, "drivers/net/dsa/mt7530.c"), trailers=FIX_TRAILERS)
+    dts = "arch/arm64/boot/dts/vendor/board-foo.dts"
+    res = one(tmp_path, check_json, "[PATCH net] net: dsa: foo: fix the reset polarity",
+              diff=_diff(dts, "drivers/net/dsa/foo.c"), trailers=FIX_TRAILERS)
     (hit,) = hits(res, "patch-spans-trees")
-    assert f"devicetree sources ({dts})" in hit["message"] and "code (drivers/net/dsa/mt7530.c)" in hit["message"]
+    assert f"devicetree sources ({dts})" in hit["message"] and "code (drivers/net/dsa/foo.c)" in hit["message"]
     assert "the SoC tree of the platform" in hit["advice"]
     assert res.json["verdict"]["status"] == "wrong-tree" and res.json["verdict"]["decided_by"] == "patch-spans-trees"
     binding = "Documentation/devicetree/bindings/net/foo.yaml"
@@ -193,8 +193,8 @@ def test_a_fixes_tag_on_a_change_that_fixes_no_bug(tmp_path, check_json):
                     "the diff only changes comments"),
         "dead": ("[PATCH bpf-next] bpf: remove unused MT_ENTRY define", "Remove the define.", DEAD_DIFF,
                  "removes unused code"),
-        "words": ("[PATCH net] net: foo: init the status", "No caller will actually pass a zero length, but the "
-                  "compiler cannot know.", DEFAULT_DIFF, "'No caller will'"),
+        "words": ("[PATCH net] net: foo: check the ops pointer", "No in-tree users can pass a NULL ops pointer "
+                  "here; check it anyway.", DEFAULT_DIFF, "'No in-tree users can'"),
         "nfc": ("[PATCH net-next] net: foo: use the helper", "No functional change intended.", DEFAULT_DIFF,
                 "'No functional change'"),
     }
@@ -204,13 +204,13 @@ def test_a_fixes_tag_on_a_change_that_fixes_no_bug(tmp_path, check_json):
         assert says in hit["message"], (name, hit["message"])
         assert 'Fixes: 1234567890ab ("net: foo: add the bar path")' in hit["evidence"]
         assert "Drop the Fixes tag" in hit["advice"]
-    # The cover letter naming the patches clean-ups: "First two patches are to do cleanup".
-    mails = [Mail("[PATCH net 0/3] sctp: fix a leak in bind", cover_body(
-                 "First two patches are to do cleanup, and change a return type.\nThird patch fixes a memory leak.")),
-             Mail("[PATCH net 1/3] sctp: change the return type of get_port", patch_body("It returns int.",
-                                                                                         FIX_TRAILERS)),
-             Mail("[PATCH net 2/3] sctp: drop an assignment", patch_body("Drop it.")),
-             Mail("[PATCH net 3/3] sctp: destroy the bucket on bind failure", patch_body("It leaks.", FIX_TRAILERS))]
+    # The cover letter naming the patches clean-ups ("patches 1 and 2 are clean-ups").
+    mails = [Mail("[PATCH net 0/3] net: foo: fix a leak in the reset path", cover_body(
+                 "Patches 1 and 2 are clean-ups that patch 3 builds on.\nPatch 3 frees the ring on reset.")),
+             Mail("[PATCH net 1/3] net: foo: return int from the reset helper", patch_body("It returns int.",
+                                                                                          FIX_TRAILERS)),
+             Mail("[PATCH net 2/3] net: foo: drop an assignment", patch_body("Drop it.")),
+             Mail("[PATCH net 3/3] net: foo: free the ring on reset", patch_body("It leaks.", FIX_TRAILERS))]
     res = check_json(write(tmp_path, thread(*mails), "cover.mbox"))
     assert [(f["patch"], "the cover letter calls it a clean-up" in f["message"])
             for f in hits(res, "fixes-not-needed")] == [(1, True)]

@@ -131,10 +131,10 @@ def test_cover_letter_rules_follow_the_profile(tmp_path, check_json):
 def test_new_version_in_reply_to_a_review_mail(tmp_path, check_json):
     # v2 answers the maintainer's review of v1, not v1 itself (a single patch, as in real postings).
     start = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
-    v1 = Mail("[PATCH net] be2net: fix the length check", patch_body(), msgid="v1@example.org")
-    review = Mail("Re: [PATCH net] be2net: fix the length check", "> the patch\n\nPlease name the tree.\n",
+    v1 = Mail("[PATCH net] net: foo: fix the length check", patch_body(), msgid="v1@example.org")
+    review = Mail("Re: [PATCH net] net: foo: fix the length check", "> the patch\n\nPlease name the tree.\n",
                   sender="Jakub Maintainer <kuba@example.org>", msgid="review@kernel.org", in_reply_to="v1@example.org")
-    v2 = Mail("[PATCH net v2] be2net: fix the length check", patch_body(), msgid="v2@example.org",
+    v2 = Mail("[PATCH net v2] net: foo: fix the length check", patch_body(), msgid="v2@example.org",
               in_reply_to="review@kernel.org", date=start + timedelta(days=4))
     res = check_json(write(tmp_path, thread(v1, review, v2, start=start, thread_to_first=False)), *POSTING)
     assert res.json["series"]["revision"] == 2

@@ -81,6 +81,8 @@ RULE_TO_KEYS = {
 }
 # reviewtool's copy: rules added since the shared map (issue 19).
 RULE_TO_KEYS["discussion-in-log"] = ["body:email-discussion-in-log"]
+RULE_TO_KEYS["generic-address"] = ["sob:generic-address"]
+RULE_TO_KEYS["trailer-required"] = ["tags:missing-tested-on"]
 # What no review can see without the target project's repository (its history, its MAINTAINERS):
 # the scorers run `check` without one, so these are counted apart from recall.
 NEEDS_REPO = {"fixes:subject-mismatch", "fixes:wrong-target", "subject:wrong-subsystem-prefix",

@@ -28,7 +28,7 @@ from ..textdist import edit_distance
 
 TREE_KINDS = ("fixes", "development")
 DEFAULT_TEST_PATHS = ("tools/testing/selftests/",)  # the kernel's layout, when a profile names none
-DEFAULT_DOCS_PATHS = ("Documentation/", "MAINTAINERS")
+DEFAULT_DOCS_PATHS = ("Documentation/", "MAINTAINERS", "CREDITS")
 
 
 @dataclass(frozen=True)
@@ -563,13 +563,33 @@ def file_owner(profiles: dict[str, Profile], paths: Iterable[str]) -> tuple[Prof
     return (profiles[name], owned[0]) if len(owned) * 2 > len(code) else None
 
 
+def foreign_patches(profiles: dict[str, Profile], chosen: Profile, series) -> dict[int, tuple[str, tuple[str, ...], str]]:
+    """Patches of a series whose files another profile claims, the series' own profile none of them
+    (a wireless driver patch inside a tree-wide series sent to another subsystem): counter ->
+    (that profile, its lists, a path)."""
+    from ..model.series import is_pull_request
+
+    out = {}
+    if len(series.patches) < 2 or is_pull_request(series):  # a pull request carries what its trees took
+        return out
+    for p in series.patches:
+        paths = [f.path for f in p.diff.files if not chosen.is_test_path(f.path) and not chosen.is_docs_path(f.path)]
+        if not paths:
+            continue  # tests and documentation travel with their series
+        owner = file_owner(profiles, paths)
+        if owner is not None and owner[0].name != chosen.name and not any(_claim(chosen, x) for x in paths):
+            out[p.counter] = (owner[0].name, owner[0].lists, owner[1])
+    return out
+
+
 def _tag_reading(p: Profile, tags: list[str]) -> TreeReading | None:
-    """The tree a subject tag names in `p` as it is, was or is fed by (no aliases, no misspellings)."""
+    """The tree a subject tag names in `p` as it is (in any case), was, or is fed by (no aliases,
+    no misspellings: `-next` names no project)."""
     spec = p.exact_tree(tags)
     if spec is not None:
         return TreeReading(spec, spec.name, "exact")
     reading = p.read_tree(tags)
-    return reading if reading is not None and reading.how in ("former", "subtree") else None
+    return reading if reading is not None and reading.how in ("former", "subtree", "case") else None
 
 
 _FROM_REPO: Any = object()

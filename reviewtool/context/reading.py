@@ -103,6 +103,23 @@ def _release_tag(patch: Patch, calendar: Any) -> ReleaseTag | None:
     return None
 
 
+# The regressions list and regzbot: a fix Cc'd there, or linking a report there, fixes a regression
+# (Documentation/admin-guide/reporting-regressions.rst asks for both).
+_REGRESSIONS_LIST = "regressions@lists.linux.dev"
+_REGRESSION_LINK_RE = re.compile(r"lore\.kernel\.org/regressions/|\bregzbot\b", re.I)
+
+
+def _tracked_regression(patch: Patch) -> PhraseHit | None:
+    for t in patch.trailers:
+        if t.key in ("link", "closes", "cc") and (_REGRESSION_LINK_RE.search(t.value)
+                                                   or _REGRESSIONS_LIST in t.value.lower()):
+            return PhraseHit("regression", "tracked", t.value, t.line)
+    for addr in patch.to + patch.cc:
+        if _REGRESSIONS_LIST in addr.lower():
+            return PhraseHit("regression", "tracked", _REGRESSIONS_LIST, f"Cc: {_REGRESSIONS_LIST}")
+    return None
+
+
 def is_comment_only(patch: Patch) -> bool:
     lines = [l for f in patch.diff.files for l in f.added_lines + f.removed_lines if l.strip()]
     return bool(lines) and all(_COMMENT_RE.match(l) for l in lines)
@@ -127,6 +144,10 @@ def read_patch(patch: Patch, profile: Profile, calendar: Any = None) -> PatchRea
         found = meaning(name).first(texts)
         if found is not None:
             hits[name] = found
+    if "regression" not in hits:
+        tracked = _tracked_regression(patch)
+        if tracked is not None:
+            hits["regression"] = tracked
     crash = meaning("crash-report").first(tuple(patch.message_lines))
     files = patch.diff.files
     is_test, is_docs = profile.is_test_path, profile.is_docs_path

@@ -45,7 +45,7 @@ def series_numbering(series, ctx):
     """Why: Tools (git am, b4, patchwork) order and group patches by their M/N counters and vN
     tags; inconsistent numbering makes them drop, misorder or mix up patches. A cover letter whose
     prefix alone is garbled or carries another version (`[PATCHv2 0/4]` over `[PATCH 1/4]`...) is a
-    warning: the patches still apply as one series.
+    note: the patches still apply as one series, and the maintainers apply them.
     Source: kernel submitting-patches ("[PATCH v2 01/27]"), NIPA series grouping.
     Bad:
       [PATCH v2 1/3] ...   [PATCH v3 2/3] ...   [PATCH v2 3/4] ...
@@ -58,7 +58,7 @@ def series_numbering(series, ctx):
             if "before PATCH" in problem or problem == UNCLOSED:
                 continue  # a matter of the prefix's form, reported by subject-format
             yield Hit(f"garbled prefix: {problem}", patch=p.counter, evidence=(p.subject.raw,),
-                      severity=Severity.WARNING if p.is_cover else None,
+                      severity=Severity.INFO if p.is_cover else None,
                       advice="Regenerate the series with `git format-patch -v N --cover-letter` (or b4 send) "
                              "so every subject carries a clean `[PATCH vN M/N]` prefix.")
     totals = Counter(p.subject.expected for p in mails if p.subject.expected is not None)
@@ -72,7 +72,7 @@ def series_numbering(series, ctx):
         cover_only = series.cover is not None and len({p.subject.revision for p in series.patches}) == 1
         yield Hit("the mails of one posting carry different versions: " +
                   ", ".join(f"v{v} ({n})" for v, n in sorted(versions.items())),
-                  evidence=tuple(p.subject.raw for p in mails), severity=Severity.WARNING if cover_only else None,
+                  evidence=tuple(p.subject.raw for p in mails), severity=Severity.INFO if cover_only else None,
                   advice="Every mail of a revision carries the same vN; resend the series as one revision.")
     if series.duplicates:
         yield Hit(f"counter(s) {counters_text(series.duplicates)} were posted more than once in v{series.revision}",

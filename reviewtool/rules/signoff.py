@@ -138,8 +138,9 @@ def signed_off_by_sender_last(series, ctx):
     person who sent it; a sender missing from the chain passed on a patch without certifying it.
     A warning, not an error: people send from another address than they sign with, and lists
     that rewrite From: for DMARC hide the sender (those mails are skipped). A sender who signed
-    off, only not last (a colleague's sign-off was added after), is a note: the sender did
-    certify the patch.
+    off, only not last (a colleague's sign-off was added after), or who signed with another
+    address of theirs (`zuoqilin1@163.com` sending as `zuoqilin@yulong.com`), is a note: the
+    sender did certify the patch.
     Source: kernel submitting-patches ("Sign your work": the SoB chain follows the patch's path).
     Bad:
       From: Sam Sender <sam@example.com>          (mail header)
@@ -157,14 +158,31 @@ def signed_off_by_sender_last(series, ctx):
         if same_person(p.sender, last.person):
             continue
         earlier = [t for t in sobs[:-1] if same_person(p.sender, t.person)]
+        alias = None if earlier else next((t for t in sobs if _same_under_another_address(p.sender, t.person)), None)
         where = (f"the sender's sign-off is at line {earlier[-1].lineno}, not last" if earlier
+                 else f"the sender seems to be {alias.person}, signing with another address" if alias
                  else "the sender has no sign-off at all")
         yield Hit(f"sent by {p.sender}, but the last Signed-off-by is {last.person}; {where}", patch=p.counter,
                   evidence=(f"mail From: {p.sender}",) + tuple(t.line for t in sobs),
-                  severity=Severity.INFO if earlier else None,
+                  severity=Severity.INFO if earlier or alias else None,
                   advice=f"If {p.sender} handled the patch, add `Signed-off-by: {p.sender}` as the last "
                          "sign-off; if it is the same person with another address, sign off with the "
                          "address you send from.")
+
+
+def _letters(text: str) -> str:
+    return re.sub(r"[^a-z]", "", text.lower())
+
+
+def _same_under_another_address(sender: Person, signer: Person | None) -> bool:
+    """`zuoqilin1@163.com` sending what `zuoqilin <zuoqilin@yulong.com>` signed, or
+    `matthias.bgg@kernel.org` for `Matthias Brugger <mbrugger@suse.com>`: the sender's mailbox
+    name starts with the signer's mailbox name or first name (five letters or more)."""
+    if signer is None or not sender.email:
+        return False
+    mine = _letters(sender.email.split("@", 1)[0])
+    theirs = [_letters(signer.email.split("@", 1)[0])] + [_letters(w) for w in signer.name.split()[:1]]
+    return any(len(t) >= 5 and mine.startswith(t) for t in theirs)
 
 
 def _codev_problems(p: Patch):

@@ -36,6 +36,8 @@ def split_series(series, ctx):
     """Why: Fixes and new work travel through different trees: fixes reach the current release and
     stable within days, new work waits for the next merge window. A series carrying both is
     either delayed or half-rejected; maintainers ask for the fixes to be sent alone first.
+    A patch whose files another subsystem's profile claims (a wireless driver patch in a tree-wide
+    series posted to another subsystem) is a note: its maintainers apply it from its own posting.
     Source: kernel-rules SPLIT-FIX-FROM-FEATURE; maintainer-netdev ("git trees and patch flow").
     Bad:
       [PATCH net 0/3]  1/3 fix (Fixes:)  2/3 fix (Fixes:)  3/3 new module parameter
@@ -43,6 +45,7 @@ def split_series(series, ctx):
       [PATCH net 0/2]  1/2, 2/2 fixes      then, after net is merged into net-next:
       [PATCH net-next] new module parameter
     """
+    yield from _foreign(series, ctx)
     cls = classification(series, ctx)
     declared = cls.declared
     if cls.fixes_tree is None or cls.development_tree is None:
@@ -73,6 +76,20 @@ def split_series(series, ctx):
     yield Hit(f"the series mixes fixes for {cls.fixes_tree} ({_plural(fixes)}) with {cls.development_tree} work "
               f"({_plural(dev)})", evidence=tuple(evidence),
               advice=_group_advice(cls, fixes, dev, int(ctx.setting("cover_letter_min", 3)), closed))
+
+
+def _foreign(series, ctx):
+    own = [p.counter for p in series.patches if p.counter not in ctx.foreign]
+    if not ctx.foreign or not own:
+        return
+    for counter, (name, lists, path) in sorted(ctx.foreign.items()):
+        p = series.patch(counter)
+        to = f" to {lists[0]}" if lists else ""
+        yield Hit(f"patch {counter}/{series.expected} touches only {name}'s files ({path}); the rest of the series "
+                  f"is {ctx.profile.name}'s", patch=counter, severity=Severity.INFO,
+                  evidence=(p.subject.raw if p else "", path),
+                  advice=f"Send it on its own{to}, so the {name} maintainers apply it from their queue; the series "
+                         "can say it depends on it (or follows it).")
 
 
 def _window(series, ctx):
