@@ -27,6 +27,41 @@ for _mod in sorted(m.name for m in pkgutil.iter_modules(commands.__path__)):
     importlib.import_module(f"{commands.__name__}.{_mod}").register(app)
 
 
+def _version(value: bool) -> None:
+    if value:
+        from . import TOOL_NAME, __version__
+
+        typer.echo(f"{TOOL_NAME} {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(version: bool = typer.Option(False, "--version", is_eager=True, callback=_version,
+                                          help="Print the version and exit.")) -> None:
+    """Review assistant for mailing-list patch series (Linux kernel, netdev, bpf, iproute2, git)."""
+
+
+def _command():
+    """The click command of the app, with no type shown after a flag in --help (typer's rich
+    help prints `<bool>` after `--latest`, which takes no value)."""
+    command = typer.main.get_command(app)
+    for cmd in [command, *getattr(command, "commands", {}).values()]:
+        for param in cmd.params:
+            if getattr(param, "is_flag", False):
+                param.metavar = ""
+        cmd.get_help_option = _flag_help_option(cmd.get_help_option)
+    return command
+
+
+def _flag_help_option(make):
+    def get_help_option(ctx):
+        option = make(ctx)
+        if option is not None:
+            option.metavar = ""
+        return option
+    return get_help_option
+
+
 def _usage_error_types() -> tuple[type[Exception], ...]:
     """Command-line mistakes. typer >= 0.2x vendors its own click (typer._click) and no longer
     installs click; older typer uses click itself. Accept whichever is present."""
@@ -58,7 +93,7 @@ def _fail(message: str, code: int) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: never a traceback; exit 0 clean, 1 error findings, 2 unusable input."""
-    command = typer.main.get_command(app)
+    command = _command()
     try:
         rv = command.main(args=argv, prog_name="reviewtool", standalone_mode=False)
     except typer.Exit as exc:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from datetime import datetime, timezone
 from pathlib import Path
@@ -27,6 +27,7 @@ class Review:
     context_notes: tuple[str, ...] = ()  # what the context could not do (e.g. shallow clone)
     extras: dict[str, Any] = field(default_factory=dict)  # stage-specific data for renderers
     verdict: Any = None  # verdict.Verdict: status, next step, per-patch classification
+    reply_state: dict[str, Any] | None = None  # what the maintainers settled (context/reply_state.state_data)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
@@ -116,15 +117,22 @@ def load_series(source: str, options: ReviewOptions, fetch: Any = None) -> Serie
 def load_series_from_path(path: Path, options: ReviewOptions) -> Series:
     from .model.b4adapter import build_series
     from .model.own import plain_series
-    from .sources.files import load_messages, parse_mails
-    from .sources.narrow import narrowed_raws
-    from .sources.threads import select_thread
+    from .sources.files import load_messages, message_id_of, parse_mails
+    from .sources.narrow import narrow
+    from .sources.threads import heads_of, select_thread, series_outside, skipped_note
 
-    raws = narrowed_raws(path, options.msgid)
-    msgs = parse_mails(raws) if raws is not None else load_messages(path)
+    narrowed = narrow(path, options.msgid)
+    msgs = parse_mails(narrowed.raws) if narrowed is not None else load_messages(path)
     selected = select_thread(msgs, options.msgid, str(path))
     plain = plain_series(selected, source=str(path)) if options.revision is None else None
-    return plain or build_series(selected, revision=options.revision, source=str(path))
+    series = plain or build_series(selected, revision=options.revision, source=str(path))
+    if options.msgid:
+        return series
+    # Which other series the input holds: the mails parsed, and those narrowing left out.
+    chosen = {message_id_of(m) for m in selected}
+    heads = heads_of(msgs) + (narrowed.outside if narrowed is not None else [])
+    note = skipped_note(series_outside(heads, chosen))
+    return replace(series, notes=series.notes + (note,)) if note else series
 
 
 def build_context(series: Series, options: ReviewOptions) -> tuple[Context, str, tuple[str, ...]]:
@@ -133,12 +141,18 @@ def build_context(series: Series, options: ReviewOptions) -> tuple[Context, str,
     config = options.repo_facts.config if options.repo_facts else None
     choice = choose(load_profiles(options.repo), options.profile, options.repo, config)
     first = series.first
-    recipients = (first.to + first.cc) if first else ()
+    sent = (first.to + first.cc) if first else ()
+    # lint: where MAINTAINERS routes the files (b4 prep --auto-to-cc would send there), after
+    # the recipients already configured
+    routed = tuple(options.settings.get("routed_recipients") or ())
     profile, reason = select_profile(choice.profiles, name=choice.name,
-                                     tags=first.subject.tags if first else (), recipients=recipients,
+                                     tags=first.subject.tags if first else (), recipients=sent + routed,
                                      repo=options.repo, paths=[f.path for p in series.patches for f in p.diff.files],
                                      config=config, default=choice.default)
     reason = choice.reason(reason)
+    address = reason.removeprefix("sent to ") if reason.startswith("sent to ") else None
+    if address and address in {a.lower() for a in routed} and not any(address in a.lower() for a in sent):
+        reason = f"MAINTAINERS lists {address} for the files (b4 prep --auto-to-cc would send there)"
     fields: dict[str, Any] = {"profile": profile, "unavailable": {}, "notes": [], "closers": [],
                               "foreign": foreign_patches(choice.profiles, profile, series)}
     for stage in context_stages():
@@ -159,7 +173,13 @@ def review_series(series: Series, options: ReviewOptions) -> Review:
         for close in ctx.closers:
             close()
     from .verdict import series_verdict
+    from .verdict_state import from_findings
 
+    state = ctx.reply_state or from_findings(series, findings)
+    if state is not None and state["form"] == "already-applied":
+        spec = ctx.profile.series_tree(series)
+        state = {**state, "tree": spec.name if spec else None}
     return Review(series=series, profile=ctx.profile, profile_reason=reason, findings=tuple(findings),
                   not_checked=tuple(not_checked), rules_run=tuple(r.name for r in rules),
-                  context_notes=notes, verdict=series_verdict(series, findings, ctx.classification))
+                  context_notes=notes, verdict=series_verdict(series, findings, ctx.classification, state),
+                  reply_state=state)

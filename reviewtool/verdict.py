@@ -13,6 +13,9 @@
   ready           no error-level finding: review the code and apply (an RFC: comment on it);
                   a tree doubt comes first in the next step, so the tree is settled before applying
 
+Before all of these, a series the maintainers already settled in the thread (applied, changes
+requested, deferred, rejected, superseded: verdict_state.py) gets that status and its next step.
+
 Each verdict carries the per-patch classification (kind, reasons, tree) for renderers and JSON.
 """
 
@@ -24,8 +27,10 @@ from typing import Iterable
 from .context.classify import Classification, PatchClass
 from .model.series import Series
 from .rules.registry import Finding, Severity
+from .verdict_state import state_verdict
 
-STATUSES = ("ready", "needs-revision", "wrong-tree", "incomplete")
+STATUSES = ("ready", "needs-revision", "wrong-tree", "incomplete", "applied", "changes-requested", "deferred",
+            "rejected", "superseded")
 WRONG_TREE_RULES = ("split-series", "patch-spans-trees", "fix-for-next-only-code", "tree-mismatch")  # in order
 FIRST_ERRORS = ("net-next-closed",)  # errors that override the order of the findings
 
@@ -49,10 +54,14 @@ def _is_doubt(f: Finding, classification: Classification | None) -> bool:
 
 
 def series_verdict(series: Series, findings: Iterable[Finding],
-                   classification: Classification | None) -> Verdict:
-    """The verdict for one reviewed series (see the module docstring)."""
+                   classification: Classification | None, state: dict | None = None) -> Verdict:
+    """The verdict for one reviewed series (see the module docstring); `state`: what the
+    maintainers' replies settled (context/reply_state.state_data), if anything."""
     findings = list(findings)
     patches = classification.patches if classification is not None else ()
+    settled = state_verdict(state)
+    if settled is not None:
+        return Verdict(settled[0], settled[1], state.get("form"), patches)
     by_rule: dict[str, list[Finding]] = {}
     for f in findings:
         by_rule.setdefault(f.rule, []).append(f)

@@ -99,6 +99,23 @@ def check_json(cli):
     return run
 
 
+def pytest_sessionfinish(session):
+    """Under pytest-xdist (tests/run.sh runs the suite on every core), each worker hands its
+    hardening counts to the controller, which adds them up (pytest_testnodedown)."""
+    import hardening
+
+    if hasattr(session.config, "workeroutput"):
+        session.config.workeroutput["hardening"] = dict(hardening.COUNTS)
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist, which may not be installed
+def pytest_testnodedown(node, error):
+    import hardening
+
+    for key, n in getattr(node, "workeroutput", {}).get("hardening", {}).items():
+        hardening.bump(key, n)
+
+
 def pytest_terminal_summary(terminalreporter):
     """Print what the hardening tests exercised (issue 7 asks for the counts in CI output)."""
     import hardening

@@ -131,3 +131,16 @@ def test_unknown_state_is_a_note_not_a_finding(tmp_path, check_json, cli):
     assert with_repo.code == 1, with_repo.err
     hit = next(f for f in with_repo.json["findings"] if f["rule"] == "net-next-closed")
     assert "v7.3-rc1" in hit["message"]
+
+
+def test_a_projects_own_v6_1_tag_is_no_note_on_every_run(tmp_path, cli):
+    """lint in a repository whose v6.1 is its own release (not mainline's): the table decides,
+    silently, as it does without a repository."""
+    from lintrepo import add_driver_history, kernel_repo, work_branch
+
+    repo = kernel_repo(tmp_path / "proj")
+    repo.git("tag", "v6.1")
+    work_branch(repo, fixes_target=add_driver_history(repo))
+    for _ in range(2):
+        res = cli("lint", "--repo", str(repo.path), "--format", "json")
+        assert not [n for n in res.json["summary"]["notes"] if n.startswith("calendar:")]

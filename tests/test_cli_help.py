@@ -62,3 +62,20 @@ def test_help_examples_use_real_options():
             for word in tail:
                 if word.startswith("-"):
                     assert word in known, f"{name}: example uses unknown option {word}"
+
+
+def test_version(cli):
+    from reviewtool import __version__
+
+    res = cli("--version")
+    assert res.code == 0 and res.out.strip() == f"reviewtool {__version__}"
+
+
+@pytest.mark.parametrize("name", [None, *COMMANDS])
+def test_flags_show_no_type_and_no_uninstalled_file_is_a_reference(name, cli, monkeypatch):
+    """A flag takes no value: `--latest <bool>` would read as if it did. docs/ is not installed
+    by pip, so the help names the pages as parts of the source, never as a bare reference."""
+    monkeypatch.setenv("COLUMNS", "200")
+    res = cli(*([name] if name else []), "--help")
+    assert res.code == 0 and "<bool>" not in res.out
+    assert "Reference: docs/" not in res.out

@@ -79,11 +79,17 @@ def _assert_lkml_reply(text: str, data: dict) -> None:
     for line in body:
         # Prose is wrapped at 72; quoted evidence is verbatim, and a single long word (a URL) cannot wrap.
         assert len(line) <= 72 or line.startswith(">") or " " not in line.strip(), line
+    quoted = {line[2:].strip() for line in body if line.startswith("> ")}
+    prose = " ".join(" ".join(body).split())
     for f in data["findings"]:
         assert f"[{f['severity']}: {f['rule']}]" in body
         for e in f["evidence"]:
             for line in e.split("\n"):
-                assert (f"> {line}".rstrip() if line.strip() else ">") in body, line
+                # the thread's words are quoted verbatim; the review's own (a summary per patch)
+                # are indented prose, wrapped
+                assert (f"> {line}".rstrip() if line.strip() else ">") in body or " ".join(line.split()) in prose, line
+    assert not [q for q in quoted if q.startswith(("1/", "in reply <", "earlier: "))]
+    assert "Not checked" not in "\n".join(body)  # a note for the maintainer, not for the author
     assert "-- " in body  # the signature separator
 
 

@@ -247,8 +247,8 @@ def test_missing_path_is_never_created(tmp_path, cli):
     ("plain.diff", b"diff --git a/x b/x\nindex 1..2 100644\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n", "plain diff"),
     ("notes.txt", b"Hello,\nthis is not a mail.\n", "not a mail"),
     ("random.bin", bytes(range(256)) * 64, "binary"),
-    ("cut.gz", gzip.compress(b"From: a\n\nbody\n" * 50)[:40], "corrupt gzip"),
-    ("bad-deflate.gz", gzip.compress(b"From: a\n\nbody\n" * 50)[:12] + b"\xff" * 40, "corrupt gzip"),
+    ("cut.gz", gzip.compress(b"From: a\n\nbody\n" * 50, mtime=0)[:40], "corrupt gzip"),
+    ("bad-deflate.gz", gzip.compress(b"From: a\n\nbody\n" * 50, mtime=0)[:12] + b"\xff" * 40, "corrupt gzip"),
     ("thread.mbox.xz", lzma.compress(b"From: a\nSubject: [PATCH] x\n\nbody\n"), "xz-compressed"),
     ("thread.mbox.bz2", bz2.compress(b"From: a\nSubject: [PATCH] x\n\nbody\n"), "bzip2-compressed"),
 ])

@@ -227,3 +227,14 @@ def test_checkpatch_absent_is_not_checked_and_present_is_folded_in(cli, lint_rep
     assert err["severity"] == "error" and err["patch"] == 2 and err["commit"] == data["lint"]["commits"][1]
     assert any(e.startswith("Subject: [PATCH 2/3]") for e in next(
         f for f in cp if f["patch"] == 2 and f["rule"] == "checkpatch:EMAIL_SUBJECT")["evidence"])
+
+
+def test_the_profile_follows_where_maintainers_routes_the_files(cli, lint_repo):
+    """No --to, no b4 prep recipients: the profile is the one of the list MAINTAINERS names for
+    the files (netdev@ for drivers/net/), as `check` will choose it for the mail once sent."""
+    repo, _, _ = lint_repo
+    data = lint_json(cli, repo).json
+    assert data["series"]["profile"] == "netdev"
+    assert data["series"]["profile_reason"].startswith("MAINTAINERS lists netdev@vger.kernel.org")
+    sent = lint_json(cli, repo, "--to", "linux-wireless@vger.kernel.org").json  # what is configured comes first
+    assert sent["series"]["profile"] == "wireless" and sent["series"]["profile_reason"].startswith("sent to")

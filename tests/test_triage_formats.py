@@ -40,7 +40,7 @@ def test_text_table_lists_every_series_with_its_next_step(tmp_path, cli):
     assert "STATUS" in out and "SUBJECT" in out
     for status in ("ready", "needs-review", "needs-revision", "incomplete", "stale", "superseded"):
         assert f"\n{status}" in out, status
-    assert "→ apply it" in out and "changes requested by Mae Maintainer" in out
+    assert "→ apply it" in out and "changes requested on patch 2 by Mae Maintainer" in out
 
 
 def test_text_to_a_file_is_plain_and_escapes_markup(tmp_path, cli):
@@ -57,6 +57,15 @@ def test_markdown_links_threads_and_escapes_html(tmp_path, cli):
     assert out.startswith("# Triage of 7 series")
     assert "](<https://lore.kernel.org/all/20261102100000.1000-0-jane@ready.example/>)" in out
     assert "- **Next:** apply it" in out
+
+
+def test_html_says_what_was_not_checked_once(tmp_path, cli):
+    """Every series of an archive triaged without --repo misses the same checks: one line for
+    the page, not one per series."""
+    res = cli("triage", build_archive(tmp_path), "--now", NOW, "--format", "html")
+    out = res.out
+    assert out.count("Not checked") == 1 and "Not checked in any series: " in out
+    assert "already-applied" in out.split("Not checked in any series: ", 1)[1].split("</p>", 1)[0]
 
 
 def test_html_is_self_contained_and_escapes_mail_text(tmp_path, cli):

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from conftest import CORPUS
-from mailfactory import Mail, patch_body, series_mails, thread, write
+from mailfactory import DEFAULT_DIFF, Mail, patch_body, series_mails, thread, write
 
 NOW = "2026-11-05T12:00:00Z"
 T0 = datetime(2026, 11, 2, 10, tzinfo=timezone.utc)
@@ -15,6 +15,10 @@ RULES = ("--select", "series", "--select", "signoff")  # keep the statuses indep
 
 
 def series(name: str, n: int = 2, *, tree: str = "net-next", version: int = 1, cover: bool = True, **kw):
+    # Each series changes its own line: one author's series with the same diff are reposts of one
+    # patch to triage (grouping links them by sender address, files and changed lines).
+    own = patch_body(diff=DEFAULT_DIFF.replace("bar(dev, 0);", f"bar(dev, 0); /* {name} */"))
+    kw.setdefault("bodies", {i: own for i in range(1, n + 1)})
     mails = series_mails(n, tree=tree, version=version, cover=cover,
                          subjects={i: f"{name}: change {i}" for i in range(1, n + 1)}, **kw)
     if cover:
@@ -48,7 +52,7 @@ def build_archive(tmp_path):
     # needs-revision by an error finding: no Signed-off-by
     parts.append(thread(*series("nosob", 1, cover=False, bodies={1: patch_body(trailers="")}),
                         domain="nosob.example", start=T0))
-    # needs-revision by a maintainer's `pw-bot: cr`, although patch 1 got a Reviewed-by
+    # changes-requested by a maintainer's `pw-bot: cr`, although patch 1 got a Reviewed-by
     cr = series("asked")
     parts.append(thread(*cr, domain="asked.example", start=T0)
                  + "\n" + thread(reply("Re: " + cr[1].subject, "Reviewed-by: Rita Reviewer <rita@example.org>\n",
@@ -103,12 +107,15 @@ def test_needs_revision_for_error_findings(report):
     assert any(r["code"] == "errors" and "signed-off-by-missing" in r["rules"] for r in item["reasons"])
 
 
-def test_needs_revision_when_a_reviewer_asks_for_changes(report):
+def test_changes_requested_when_a_reviewer_says_pw_bot_cr(report):
     item = status_of(report, "asked")
-    assert item["status"] == "needs-revision" and item["counts"]["errors"] == 0
-    asked = next(r for r in item["reasons"] if r["code"] == "changes-requested")
-    assert asked["by"] == "Mae Maintainer <mae@kernel.org>" and asked["evidence"] == "pw-bot: cr"
-    assert asked["msgid"] == "cr@mae.example" and asked["patch"] == 2
+    assert item["status"] == "changes-requested" and item["counts"]["errors"] == 0
+    state = item["state"]
+    assert state["by"] == "Mae Maintainer <mae@kernel.org>" and state["evidence"] == "pw-bot: cr"
+    assert state["msgid"] == "cr@mae.example" and state["patches"] == [2] and state["form"] == "pw-bot"
+    assert state["reason"] == "This takes the lock twice."  # the first line of the reviewer's words
+    assert {"code": "state", **state} == item["reasons"][0]
+    assert item["verdict"]["status"] == "changes-requested" and "Wait for a new revision" in item["verdict"]["next_step"]
 
 
 def test_incomplete(report):
@@ -130,8 +137,9 @@ def test_superseded(report):
 
 
 def test_counts_cover_every_status(report):
-    assert report["counts"] == {"ready": 1, "needs-review": 2, "needs-revision": 2, "wrong-tree": 0,
-                                "incomplete": 1, "stale": 1, "superseded": 1}
+    assert report["counts"] == {"ready": 1, "needs-review": 2, "needs-revision": 1, "wrong-tree": 0,
+                                "incomplete": 1, "changes-requested": 1, "stale": 1, "deferred": 0,
+                                "applied": 0, "rejected": 0, "superseded": 1}
 
 
 def test_stale_days_is_configurable(tmp_path, cli):
@@ -204,3 +212,19 @@ def test_ready_with_a_repository_checked_that_it_applies(tmp_path, cli):
     (item,) = cli(*args2).json["series"]
     assert item["status"] == "needs-revision"
     assert any(r["code"] == "errors" and r["rules"] == ["does-not-apply"] for r in item["reasons"])
+
+
+def test_a_ready_series_with_a_tree_doubt_gets_the_verdicts_next_step(tmp_path, cli):
+    """triage and check give one next step: a reviewed wireless-next patch that reads as a fix
+    without a Fixes tag is ready, and the next step is check's "Settle the tree", not "apply it"."""
+    mails = series_mails(1, tree="wireless-next", cover=False, subjects={1: "wifi: foo: fix the bar crash"})
+    mails[0].to = "linux-wireless@vger.kernel.org"
+    review = reply("Re: " + mails[0].subject, "Reviewed-by: Rita Reviewer <rita@example.org>\n",
+                   "20261102100000.1000-0-jane@doubt.example", msgid="rv@rita.example")
+    box = write(tmp_path, thread(*mails, domain="doubt.example", start=T0) + "\n" + thread(review, domain="r"))
+    data = cli("triage", box, "--format", "json", "--now", NOW).json
+    (item,) = data["series"]
+    assert item["status"] == "ready" and item["verdict"]["status"] == "ready"
+    assert item["verdict"]["next_step"].startswith("Settle the tree before applying")
+    text = " ".join(cli("triage", box, "--now", NOW).out.split())
+    assert "→ Settle the tree before applying" in text and "→ apply it" not in text

@@ -115,7 +115,8 @@ EPILOG = """Examples:
   git format-patch -1 --stdout | reviewtool b4-check --format checkpatch
   git config b4.am-perpatch-check-cmd 'reviewtool b4-check -f checkpatch'
 
-Reference: docs/b4.md (the git config lines for b4 review, am and prep)"""
+More: docs/b4.md in reviewtool's source gives the git config lines for b4 review, am
+and prep."""
 
 
 def register(app: typer.Typer) -> None:

@@ -84,7 +84,8 @@ EPILOG = """Examples:
   reviewtool check 20230409-ipvs-cleanup-v2-0-204cd17da708@kernel.org
   reviewtool check series.mbox --repo ~/src/linux --format json
 
-Reference: docs/check.md"""
+More: `reviewtool rules` lists every rule; docs/check.md in reviewtool's source describes
+every option."""
 
 
 def register(app: typer.Typer) -> None:

@@ -145,7 +145,7 @@ EPILOG = """Examples:
   reviewtool fixes-audit v6.12..HEAD --repo ~/src/linux --format json
   reviewtool fixes-audit v6.1..net/main --select fixes-introduced-in
 
-Reference: docs/fixes-audit.md"""
+More: docs/fixes-audit.md in reviewtool's source."""
 
 
 def register(app: typer.Typer) -> None:

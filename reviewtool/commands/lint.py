@@ -15,7 +15,7 @@ from typing import Any, Optional
 import typer
 
 from ..context.repo_options import repo_or_default, tree_overrides
-from ..errors import InputError
+from ..errors import InputError, ReviewtoolError
 from ..render import render_review
 from ..render.env import render_template
 from ..render.output import emit
@@ -52,7 +52,8 @@ def _lint_series(repo: Path, series, mails: RangeMails | None, directory: Path |
     options = replace(options, ignore=options.ignore + LINT_SKIP_RULES)
     settings = {**options.settings, "cc_from_trailers": True,
                 "recipients_command": mails.recipients_command if mails else None,
-                "upstream_head": mails.upstream if mails else None}
+                "upstream_head": mails.upstream if mails else None,
+                "routed_recipients": routed_lists(repo, series)}
     review = review_series(series, replace(options, settings=settings,
                                            repo_facts=mails.facts if mails else options.repo_facts))
     findings, not_checked = list(review.findings), list(review.not_checked)
@@ -74,6 +75,22 @@ def _lint_series(repo: Path, series, mails: RangeMails | None, directory: Path |
     notes = tuple(mails.notes if mails else ()) + review.context_notes
     return replace(review, findings=tuple(findings), not_checked=tuple(not_checked), context_notes=notes,
                    extras={**review.extras, **extras}), mails
+
+
+def routed_lists(repo: Path, series) -> tuple[str, ...]:
+    """The list addresses MAINTAINERS names for the series' files, in get_maintainer's order:
+    where b4 prep --auto-to-cc would send it, so the profile is chosen as `check` chooses it
+    for the mail once sent."""
+    from ..context.maintainers import load_maintainers
+
+    try:
+        maintainers = load_maintainers(repo)
+    except (OSError, ReviewtoolError):  # an unreadable MAINTAINERS only means no routing hint
+        return ()
+    if maintainers is None:
+        return ()
+    paths = sorted({f.path for p in series.patches for f in p.diff.files if not f.unsafe_path})
+    return tuple(dict.fromkeys(r.address.lower() for r in maintainers.recipients(paths) if r.kind == "list"))
 
 
 def _raw_patches(series, mails: RangeMails | None, directory: Path | None) -> list[tuple[int, bytes]]:
@@ -158,7 +175,8 @@ EPILOG = """Examples:
   reviewtool lint origin/main..HEAD --prefix net -v 2
   reviewtool lint --suggest   # corrected trailers, as a patch
 
-Reference: docs/lint.md"""
+More: `reviewtool rules` lists every rule; docs/lint.md in reviewtool's source describes
+the hook and CI set-ups."""
 
 
 def register(app: typer.Typer) -> None:

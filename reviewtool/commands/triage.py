@@ -74,10 +74,11 @@ def triage(
                                     help="Say on stderr how many series were reused and reviewed; alone, describe "
                                          "the store."),
 ) -> int:
-    """Triage many series at once: ready, needs review or revision, wrong tree, incomplete, stale.
+    """Triage many series at once: ready, needs review or revision, applied, sent back, stale.
 
-    Every series of the archive gets one status and its next step; earlier revisions are listed as
-    superseded.
+    Every series of the archive gets one status and its next step; what the maintainers' replies
+    settled comes first (applied, changes requested, deferred, rejected); earlier revisions are
+    listed as superseded.
 
     Exit codes: 0 no triaged series has error-level findings, 1 some have, 2 unusable input.
     """
@@ -89,6 +90,7 @@ def triage(
     from ..triage.inputs import fetch_msgids, read_msgid_file, search
     from ..triage.output import render_chunks, write_report
     from ..triage.report import build_report, json_chunks, parse_now, patchwork_checks
+    from ..triage.earlier_states import orphan_states
     from ..triage.entry import entry
     from ..triage.run import TriageOptions, superseded_entries, worker_pool
     from ..triage.spool import Spool
@@ -150,12 +152,12 @@ def triage(
         spool = Spool()
         for g, r in zip(grouping.series, reviewed):
             spool.add_packed(entry(g, r, opts))
-        for g in grouping.series:
-            for item in superseded_entries(g, opts):
+        for g, r in zip(grouping.series, reviewed):
+            for item in superseded_entries(g, opts, r):
                 spool.add(item)
         notes += [f"skipped a file that is not mail: {why}" for why in skipped_files]
         report = build_report(spool, grouping, opts, inputs=labels, order=sort.value, only=tuple(status),
-                              notes=notes)
+                              notes=notes, orphan_states=orphan_states(grouping.orphans, opts))
         if fmt is Format.json:
             chunks = json_chunks(report)
         elif fmt is Format.patchwork:
@@ -262,7 +264,8 @@ EPILOG = """Examples:
   reviewtool triage ~/Mail/netdev/ --jobs 2 -f html -o triage.html
   reviewtool triage --msgids queue.txt --repo ~/linux --tree net=net/main
 
-Reference: docs/triage.md"""
+More: docs/triage.md in reviewtool's source describes the statuses, the formats and
+the result store."""
 
 
 def register(app: typer.Typer) -> None:

@@ -175,6 +175,10 @@ class Profile:
     # "rules.severity.changelog-missing", "settings.max_patches"); `reviewtool profile learn`
     # writes the counts behind each, `reviewtool rules` shows them
     evidence: dict[str, str] = field(default_factory=dict)
+    # [replies]: forms of the list's own bots (tables as in data/reply-forms.toml, tried first), and
+    # who applies patches (addresses): their plain "Applied" or NAK settles a series
+    reply_forms: tuple[dict[str, Any], ...] = ()
+    appliers: tuple[str, ...] = ()
 
     def tree(self, tag: str | None) -> TreeSpec | None:
         for t in self.trees:
@@ -378,6 +382,7 @@ def _profile(name: str, data: dict[str, Any], origin: str) -> Profile:
             settings=dict(settings),
             origin=origin,
             evidence=_evidence(data, origin, name),
+            **_replies(data.get("replies", {}), origin, name),
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ConfigError(f"{origin}: profile {name!r} is malformed ({exc})") from exc
@@ -388,6 +393,17 @@ def _evidence(data: dict[str, Any], origin: str, name: str) -> dict[str, str]:
     if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
         raise ConfigError(f"{origin}: profile {name!r}: [evidence] must map settings to text")
     return {str(k): v for k, v in table.items()}
+
+
+def _replies(table: Any, origin: str, name: str) -> dict[str, Any]:
+    if not isinstance(table, dict) or not isinstance(table.get("forms", []), list):
+        raise ConfigError(f"{origin}: profile {name!r}: [replies] must be a table, its forms a list of tables")
+    from ..mail.reply_forms import load_forms
+
+    forms = tuple(table.get("forms", ()))
+    load_forms(forms, f"{origin}: profile {name!r}")  # a bad form is named when the profile is read
+    return {"reply_forms": forms,
+            "appliers": tuple(a.lower() for a in _str_list(table, "appliers", origin, name))}
 
 
 @lru_cache(maxsize=1)
@@ -514,6 +530,7 @@ def _as_data(p: Profile) -> dict[str, Any]:
             "separate_paths": [{"name": g.name, "paths": list(g.paths), "tree": g.tree} for g in p.separate_paths],
             "rules": {"severity": dict(p.severity), "disable": list(p.disabled)}, "settings": dict(p.settings),
             "evidence": dict(p.evidence),
+            "replies": {"forms": list(p.reply_forms), "appliers": list(p.appliers)},
             **({"untagged": {"tree": p.untagged.tree, "fixes_when": list(p.untagged.fixes_when),
                              "source": p.untagged.source}} if p.untagged else {})}
 

@@ -261,6 +261,10 @@ def _text_body(msg: Message) -> str:
     for part in parts:
         if part.get_content_type() != "text/plain":
             continue
+        raw = part.get_payload()
+        cte = str(part.get("Content-Transfer-Encoding", "") or "").strip().lower()
+        if isinstance(raw, str) and cte in ("", "7bit", "8bit", "binary"):
+            return raw  # nothing to decode: the text as parsed
         payload = part.get_payload(decode=True)
         if isinstance(payload, bytes):
             try:

@@ -123,7 +123,8 @@ def _earlier_replies(lmbx, summaries: dict[str, int]) -> tuple[Reply, ...]:
         author = person(f.fromname, f.fromemail)
         out.append(Reply(msgid=f.msgid, subject=f.full_subject, author=author, date=msg_date(f.msg),
                          in_reply_to=parent, counter=counter, body=_strip_quotes(f.body or ""),
-                         trailers=find_reply_trailers(f.body or "", source_msgid=f.msgid, source_from=author)))
+                         trailers=find_reply_trailers(f.body or "", source_msgid=f.msgid, source_from=author),
+                         text=f.body or ""))
     out.sort(key=lambda r: (r.date is None, r.date.timestamp() if r.date else 0, r.msgid))
     return tuple(out)
 
@@ -156,7 +157,7 @@ def _replies(lmbx, mails: dict[str, int]) -> tuple[Reply, ...]:
         body = f.body or ""
         out.append(Reply(msgid=f.msgid, subject=f.full_subject, author=author, date=msg_date(f.msg),
                          in_reply_to=f.in_reply_to, counter=counter, body=_strip_quotes(body),
-                         trailers=find_reply_trailers(body, source_msgid=f.msgid, source_from=author)))
+                         trailers=find_reply_trailers(body, source_msgid=f.msgid, source_from=author), text=body))
     out.sort(key=lambda r: (r.date is None, r.date.timestamp() if r.date else 0, r.msgid))
     return tuple(out)
 

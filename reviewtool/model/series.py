@@ -99,6 +99,7 @@ class Reply:
     counter: int | None  # the patch it answers (0 = cover letter), None when unknown
     body: str  # the reply's own text, quoted lines removed
     trailers: tuple[Trailer, ...] = ()  # every trailer-looking line we found, valid or not
+    text: str = ""  # the body as sent, quotes included (reply forms ask which lines stand alone)
 
 
 @dataclass(frozen=True)

@@ -95,6 +95,7 @@ def review_data(review) -> dict[str, Any]:
             "notes": list(s.notes) + list(review.context_notes),
         },
         "verdict": verdict_data(getattr(review, "verdict", None)),
+        "state": getattr(review, "reply_state", None),
         **review.extras,
     }
 

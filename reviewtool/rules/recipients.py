@@ -141,6 +141,7 @@ def cc_missing(series, ctx):
     optional = optional_addresses(ctx)
     union: dict[str, tuple[Expected, list[int]]] = {}
     worst = Severity.WARNING
+    alike: dict[tuple, tuple[list[Expected], int, Severity, list[int]]] = {}  # the same people missed
     for patch in series.patches:
         expected = expected_for(patch, ctx, blamed.get(patch.counter, []), optional)
         if not expected:
@@ -156,9 +157,15 @@ def cc_missing(series, ctx):
             for m in missing:
                 union.setdefault(m.address.lower(), (m, []))[1].append(patch.counter)
             continue
-        yield Hit(f"{len(missing)} of {len(expected)} expected recipient(s) not copied: "
+        key = (tuple(sorted(m.address.lower() for m in missing)), len(expected), severity)
+        alike.setdefault(key, (missing, len(expected), severity, []))[3].append(patch.counter)
+    for missing, expected_n, severity, counters in alike.values():
+        # Patches that miss the same people are told once, for the series.
+        where = "" if len(counters) == 1 else (
+            " on every patch" if len(counters) == len(series.patches) else f" on patches {counters_text(counters)}")
+        yield Hit(f"{len(missing)} of {expected_n} expected recipient(s) not copied{where}: "
                   + ", ".join(m.display for m in missing),
-                  patch=patch.counter, severity=severity,
+                  patch=counters[0] if len(counters) == 1 else None, severity=severity,
                   evidence=tuple(f"{m.display} — {m.why}" for m in missing),
                   advice="Copy them when you send the next revision: add " + send_arguments(missing)
                          + " to git send-email (or run `b4 prep --auto-to-cc`).")

@@ -13,6 +13,7 @@ import email.parser
 import email.utils
 import gzip
 import hashlib
+import os
 import re
 import shutil
 from dataclasses import dataclass
@@ -21,12 +22,12 @@ from pathlib import Path
 from typing import BinaryIO, Iterator
 
 from ..errors import InputError
-from . import files
+from . import diffsig, files
 from .files import MAIL_POLICY, SYNTHETIC_DOMAIN, RawMail
 
 _HEADER_PARSER = email.parser.BytesHeaderParser(policy=MAIL_POLICY)
 _IDS_RE = re.compile(r"<([^<>\s]+)>")
-_CHANGE_ID_RE = re.compile(rb"^change-id:[ \t]*(\S+)", re.I)
+_CHANGE_ID_BODY_RE = re.compile(rb"^change-id:[ \t]*(\S+)", re.I | re.M)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +58,8 @@ class MailHead:
     date: float | None  # POSIX timestamp
     change_id: str | None
     synthesized: bool = False  # the mail had no Message-ID (git format-patch output)
+    paths: tuple[str, ...] = ()  # the files its diff changes (sources/diffsig.py)
+    sketch: bytes = b""  # a sketch of its changed lines (sources/diffsig.py)
 
 
 def raw_mail(ref: MailRef, fh: BinaryIO) -> RawMail:
@@ -108,7 +111,8 @@ def _whole(ref: MailRef) -> bytes:
         return raw_mail(ref, fh).data
 
 
-def _head(ref: MailRef, head: bytes, change_id: bytes | None, whole: bytes | None = None) -> MailHead | None:
+def _head(ref: MailRef, head: bytes, change_id: bytes | None, whole: bytes | None = None,
+          diff: tuple[tuple[str, ...], bytes] = ((), b"")) -> MailHead | None:
     f = _fields(head)
     if not f and not _HEADER_PARSER.parsebytes(head).keys():
         return None  # not a mail (files.parse_mails skips these too)
@@ -133,7 +137,7 @@ def _head(ref: MailRef, head: bytes, change_id: bytes | None, whole: bytes | Non
     return MailHead(ref=ref, msgid=msgid, parents=tuple(irt + refs), in_reply_to=irt[0] if irt else None,
                     subject=_decoded(f.get(b"subject", "")), sender=_decoded(f.get(b"from", "")).lower(),
                     date=date, change_id=change_id.decode("ascii", "replace") if change_id else None,
-                    synthesized=synthesized)
+                    synthesized=synthesized, paths=diff[0], sketch=diff[1])
 
 
 def _lines(fh: BinaryIO) -> Iterator[tuple[bytes, bytes | None]]:
@@ -150,53 +154,71 @@ def _lines(fh: BinaryIO) -> Iterator[tuple[bytes, bytes | None]]:
 def scan_mbox(path: str, fh: BinaryIO, start: int, label: str, first_line: bytes | None = None) -> Iterator[MailHead]:
     """Split on `From ` lines by files.split_mbox's rule (the first line is a separator; after a
     blank line, a `From ` line is one when it carries a date, or, in a file whose first separator
-    carries none, when a header line follows), keeping only each mail's header block and
-    change-id line. The mail's bytes stay in the file. A scan resumed at a later separator
+    carries none, when a header line follows), keeping only each mail's header block; its body
+    is read once more, by offset, for its change-id line and its diff. The mail's bytes stay in
+    the file. A scan resumed at a later separator
     (`start`) is given the file's own first line, which decides the separator rule."""
     fh.seek(start)
     pos = start
     strict = mboxrd = False
     mail_start, fp = start, False
     head: list[bytes] = []
-    in_head, change_id, prev_blank, first = True, None, True, True
+    in_head, prev_blank, first = True, True, True
+    body_start = start
+    # The body is read again for its diff (diffsig.scan_text) through another descriptor: a few
+    # searches in C per mail instead of a test of every line here.
+    fd = os.open(path, os.O_RDONLY)
 
     def finish(end: int) -> MailHead | None:
         ref = MailRef(path, mail_start, end - mail_start, True, mboxrd, fp, label)
         raw = b"".join(head)
         if not raw.strip():
             return None
-        return _head(ref, raw, change_id)
+        body = os.pread(fd, end - body_start, body_start) if end > body_start else b""
+        return _head(ref, raw, _change_id(body), diff=diffsig.scan_text(diffsig.decoded(raw, body)))
 
-    for line, nxt in _lines(fh):
-        if first:
-            rule = line if first_line is None else first_line
-            strict = bool(files._SEPARATOR_RE.match(rule))
-            mboxrd = rule.startswith(b"From mboxrd@z")
-        if line.startswith(b"From ") and prev_blank and (
-                first or files._SEPARATOR_RE.match(line)
-                or not strict and nxt is not None and files._FIELD_RE.match(nxt)):
-            if not first and (m := finish(pos)) is not None:
-                yield m
-            mail_start, fp = pos + len(line), bool(files._FORMAT_PATCH_RE.match(line))
-            head, in_head, change_id, first = [], True, None, False
-        elif in_head:
-            if line.strip(b"\r\n"):
-                head.append(line)
-            else:
-                in_head = False
-        elif change_id is None and line[:1] in (b"c", b"C") and (m2 := _CHANGE_ID_RE.match(line)):
-            change_id = m2.group(1)
-        pos += len(line)
-        prev_blank = not line.strip(b"\r\n")
-    if not first and (m := finish(pos)) is not None:
-        yield m
+    try:
+        for line, nxt in _lines(fh):
+            if first:
+                rule = line if first_line is None else first_line
+                strict = bool(files._SEPARATOR_RE.match(rule))
+                mboxrd = rule.startswith(b"From mboxrd@z")
+            if prev_blank and line.startswith(b"From ") and (
+                    first or files._SEPARATOR_RE.match(line)
+                    or not strict and nxt is not None and files._FIELD_RE.match(nxt)):
+                if not first and (m := finish(pos)) is not None:
+                    yield m
+                mail_start, fp = pos + len(line), bool(files._FORMAT_PATCH_RE.match(line))
+                head, in_head, first = [], True, False
+                body_start = mail_start
+            elif in_head:
+                if line.strip(b"\r\n"):
+                    head.append(line)
+                else:
+                    in_head = False
+                    body_start = pos + len(line)
+            pos += len(line)
+            prev_blank = (len(line) <= 2 or line[0] in (10, 13)) and not line.strip(b"\r\n")
+        if not first and (m := finish(pos)) is not None:
+            yield m
+    finally:
+        os.close(fd)
+
+
+def _change_id(body: bytes) -> bytes | None:
+    """The first `change-id:` line's value (any case, at a line start), as b4 prep writes it."""
+    if b"change-id:" not in body.lower():
+        return None
+    m = _CHANGE_ID_BODY_RE.search(body)
+    return m.group(1) if m else None
 
 
 def _single(path: str, data: bytes, offset: int, label: str) -> MailHead | None:
     end = re.search(rb"\r?\n\r?\n", data)
     head = data[: end.start() + 1] if end else data
-    m = re.search(rb"^change-id:[ \t]*(\S+)", data[end.end():] if end else b"", re.M | re.I)
-    return _head(MailRef(path, offset, len(data), label=label), head, m.group(1) if m else None, data)
+    body = data[end.end():] if end else b""
+    return _head(MailRef(path, offset, len(data), label=label), head, _change_id(body), data,
+                 diff=diffsig.scan_text(diffsig.decoded(head, body)))
 
 
 def probe(fh: BinaryIO, name: str) -> tuple[str, int]:

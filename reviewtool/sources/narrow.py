@@ -10,6 +10,7 @@ the whole file, because the threads left out share nothing with the chosen one.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..model.subject import normalized_summary, parse_subject
@@ -65,9 +66,22 @@ def _keys(thread: list[MailHead]) -> set[str]:
     return keys
 
 
+@dataclass(frozen=True)
+class Narrowed:
+    raws: list[RawMail]  # the mails worth parsing, in file order
+    outside: list[tuple[str, tuple[str, ...], str, float]]  # the headers of the mails left out
+
+
 def narrowed_raws(path: Path, msgid: str | None) -> list[RawMail] | None:
     """The raw mails worth parsing, in file order; None when narrowing does not apply (small or
     compressed input, or nothing recognisable as a patch: the whole-file path then explains)."""
+    got = narrow(path, msgid)
+    return got.raws if got is not None else None
+
+
+def narrow(path: Path, msgid: str | None) -> Narrowed | None:
+    """narrowed_raws, with the headers of the mails left out (to say which series were not
+    reviewed: sources/threads.series_outside)."""
     try:
         if not path.is_file() or path.stat().st_size < NARROW_FROM_BYTES:
             return None
@@ -89,6 +103,8 @@ def narrowed_raws(path: Path, msgid: str | None) -> list[RawMail] | None:
         return None
     keys = _keys(chosen)
     keep = [t for t in threads if t is chosen or _keys(t) & keys]
+    kept = {id(h) for t in keep for h in t}
     refs = sorted((h.ref for t in keep for h in t), key=lambda r: r.offset)
     with open(path, "rb") as fh:
-        return [raw_mail(ref, fh) for ref in refs]
+        raws = [raw_mail(ref, fh) for ref in refs]
+    return Narrowed(raws, [(h.msgid, h.parents, h.subject, h.date or 0.0) for h in heads if id(h) not in kept])

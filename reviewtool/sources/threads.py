@@ -167,6 +167,52 @@ def select_thread(msgs: list[EmailMessage], msgid: str | None, origin: str) -> l
     return selected
 
 
+def heads_of(msgs: list[EmailMessage]) -> list[tuple[str, tuple[str, ...], str, float]]:
+    """(message-id, parents, subject, date) of each mail, as the header index has them."""
+    out = []
+    for m in msgs:
+        mid = message_id_of(m)
+        if mid:
+            d = msg_date(m)
+            out.append((mid, tuple(_ids(header(m, "In-Reply-To")) + _ids(header(m, "References"))),
+                        header(m, "Subject"), d.timestamp() if d else 0.0))
+    return out
+
+
+def series_outside(heads: list[tuple[str, tuple[str, ...], str, float]], selected: set[str]) -> list[tuple[str, str]]:
+    """(message-id, subject) of the first patch of each thread (by In-Reply-To/References) that
+    holds a patch and no selected mail: the other series of an input holding several. From
+    headers alone, so a narrowed archive (sources/narrow.py) finds the same as the whole file."""
+    from .unionfind import DisjointSets
+
+    sets = DisjointSets()
+    for mid, parents, _, _ in heads:
+        sets.find(mid)
+        for p in parents:
+            sets.union(mid, p)
+    threads: dict[str, list[tuple[str, tuple[str, ...], str, float]]] = {}
+    for h in heads:
+        threads.setdefault(sets.find(h[0]), []).append(h)
+    out = []
+    for t in threads.values():
+        patches = [(s.counter or 0, h[3], h[0], h[2]) for h in t
+                   if (s := parse_subject(h[2])).is_patch and not s.reply]
+        if patches and not any(h[0] in selected for h in t):
+            first = min(patches)
+            out.append((first[1], first[2], first[3]))
+    return [(mid, subject) for _, mid, subject in sorted(out, reverse=True)]
+
+
+def skipped_note(others: list[tuple[str, str]], shown: int = 5) -> str | None:
+    """What a review of one series of several says about the rest, and how to pick one."""
+    if not others:
+        return None
+    listed = "; ".join(f"<{m}> {subject[:70]}" for m, subject in others[:shown])
+    more = f"; and {len(others) - shown} more" if len(others) > shown else ""
+    return (f"the input holds {len(others)} other series, not reviewed here (the newest was chosen): {listed}{more}; "
+            "review one of them with --msgid MESSAGE-ID")
+
+
 def _answers_earlier_posting(t: Thread, summaries: set[str]) -> bool:
     """A thread of replies only, whose root is missing and whose subject is `Re:` one of the
     series' patches: a review of an earlier posting of them that the input does not hold."""

@@ -18,6 +18,7 @@ from urllib.parse import quote
 
 from ..errors import ReviewtoolError
 from ..review import ReviewOptions
+from .earlier_states import earlier_states
 from .group import SeriesGroup, Superseded
 from .status import classify, staleness
 
@@ -91,7 +92,8 @@ def review_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> Reviewe
 
     source = (group.refs[0].label or group.refs[0].path) if group.refs else ""
     try:
-        series = build_series(parse_mails(raws), source=source)
+        msgs = parse_mails(raws)
+        series = build_series(msgs, source=source)
     except ReviewtoolError as exc:  # the mails themselves: the same bytes fail the same way...
         reason = exc.one_line()
         # ...unless the reason names where they are, which the store's key leaves out
@@ -101,14 +103,16 @@ def review_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> Reviewe
         return _internal(exc)
     try:
         review = review_series(series, opts.review)
+        earlier = earlier_states(group, msgs, review.profile,
+                                 [p.msgid for p in series.all_mails] + [r.msgid for r in series.replies])
     except ReviewtoolError as exc:  # the repository, say: it can change without a tree moving
         return _skipped(exc.one_line(), keep=False)
     except Exception as exc:
         return _internal(exc)
-    return _reviewed(review, opts)
+    return _reviewed(review, opts, earlier)
 
 
-def _reviewed(review, opts: TriageOptions) -> Reviewed:
+def _reviewed(review, opts: TriageOptions, earlier: list[dict[str, Any]] = ()) -> Reviewed:
     from ..render.data import review_data
 
     c = classify(review)
@@ -133,7 +137,7 @@ def _reviewed(review, opts: TriageOptions) -> Reviewed:
         **({"verdict": data["verdict"]} if "verdict" in data else {}),
     }
     return Reviewed(status=c.status, msgid=s["msgid"] or None, full_subject=s["full_subject"] or None,
-                    reasons=tuple(c.reasons), tail=zlib.compress(compact(tail)[1:].encode(), 1),
+                    reasons=tuple(c.reasons) + tuple(earlier), tail=zlib.compress(compact(tail)[1:].encode(), 1),
                     tree=s["tree"], profile=s["profile"], errors=tail["counts"]["errors"])
 
 
@@ -156,16 +160,20 @@ def entry(group: SeriesGroup, r: Reviewed, opts: TriageOptions) -> tuple:
         return ("skipped", {**base, "status": "skipped", "skip_reason": r.skip_reason})
     status, was, reasons = staleness(r.status, list(r.reasons), last_activity=when(group.last_activity),
                                      now=opts.now, stale_days=opts.stale_days)
-    head = compact({**base, "status": status, "was": was, "reasons": reasons})[:-1] + ","
+    state = next(({k: v for k, v in x.items() if k != "code"} for x in reasons if x["code"] == "state"), None)
+    head = compact({**base, "status": status, "was": was, "state": state, "reasons": reasons})[:-1] + ","
     fields = (status, r.tree, base["age_days"], base["date"], base["id"], r.errors)
     return ("row", fields, head, r.tail)
 
 
-def superseded_entries(group: SeriesGroup, opts: TriageOptions) -> list[dict[str, Any]]:
-    """Rows for the earlier revisions of a group: listed, not reviewed."""
+def superseded_entries(group: SeriesGroup, opts: TriageOptions, r: Reviewed | None = None) -> list[dict[str, Any]]:
+    """Rows for the earlier revisions of a group: listed, not reviewed; each with what the
+    maintainers' replies settled for it (the review's "earlier-state" reasons), if anything."""
     from ..model.subject import parse_subject
 
-    return [{"id": f"{group.key}.{i + 1}", "status": "superseded", "msgid": s.msgid, "full_subject": s.subject,
+    states = {x["msgid"]: x["state"] for x in (r.reasons if r else ()) if x.get("code") == "earlier-state"}
+    return [{"id": f"{group.key}.{i + 1}", "status": "superseded", "state": states.get(s.msgid),
+             "msgid": s.msgid, "full_subject": s.subject,
              "subject": parse_subject(s.subject).summary, "tree": parse_subject(s.subject).tree,
              "revision": s.revision, "date": iso(s.date), "url": thread_url(opts.link_base, s.msgid),
              "age_days": days(opts.now, s.date), "why": s.why,

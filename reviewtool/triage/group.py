@@ -6,10 +6,13 @@ Three steps, each the rule a maintainer's tools already use:
 2. unthreaded series: patches sent without threading are joined the way patchwork does it (same
    sender, revision and total, no counter twice, within 12 hours of each other);
 3. revisions: threads carrying the same series (same change-id; or the same summary and sender
-   of the cover letter or first patch, as threads.Thread.identity, when the later thread is a
-   higher revision or a resend of the same patches, within REVISION_WINDOW_S) form one family. The newest
-   revision is triaged (with its earlier revisions attached for the revision rules); earlier
-   revisions and same-revision resends are listed as superseded.
+   address of the cover letter or first patch, when the later thread is a higher revision, or a
+   resend of the same patches on some of the same files with the same subject tags
+   and nearly the same changed lines; or the same sender address and files with nearly the
+   same changed lines under a reworded subject; within REVISION_WINDOW_S; see _belongs) form
+   one family. The newest revision is triaged, with every other
+   posting of the family read with it (the revision rules compare them, and the replies to each
+   say what became of it); earlier revisions and same-revision resends are listed as superseded.
 
 Threads without any patch are counted, and replies whose patch is not in the archive are listed:
 they cannot be triaged, and saying so beats guessing which series they belong to.
@@ -18,16 +21,25 @@ they cannot be triaged, and saying so beats guessing which series they belong to
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from email.utils import parseaddr
 from typing import Iterable
 
 from typing import NamedTuple
 
 from ..model.subject import normalized_summary, parse_subject
+from ..sources.diffsig import merge, similarity
 from ..sources.unionfind import DisjointSets
 from ..sources.unthreaded import join_unthreaded, unthreaded_marker
 from ..sources.index import MailHead, MailRef
 
 REVISION_WINDOW_S = 120 * 86400  # vN+1 of a series follows vN within weeks, not seasons
+# Estimated share of changed lines two postings have in common (sources/diffsig.py): a posting
+# with the same subject and version that shares none is another patch (two typo fixes in one
+# file); one that shares some is the same patch changed (version-not-bumped). Under another
+# subject, only a posting that keeps most of the lines is the same patch.
+RESENT_DIFF = 0.2
+SAME_DIFF = 0.6
+_KIND_ORDER = {"change-id": 0, "summary": 1, "files": 2}
 
 
 @dataclass(frozen=True)
@@ -61,6 +73,8 @@ class OrphanThread:
     subject: str
     date: float | None
     messages: int
+    missing: tuple[str, ...] = ()  # the ids its mails answer that the archive lacks (the patch)
+    refs: tuple[MailRef, ...] = ()  # its mails, to read what they settled
 
 
 @dataclass
@@ -104,11 +118,22 @@ class _Thread:
     def newest_patch_date(self) -> float:
         return max((h.date or 0.0 for h, _ in self.patches), default=0.0)
 
+    @property
+    def files(self) -> frozenset[str]:
+        """Every file the thread's patches change (sources/diffsig.py)."""
+        return frozenset(p for h, _ in self.patches for p in h.paths)
+
+    @property
+    def sketch(self) -> bytes:
+        return merge(h.sketch for h, _ in self.patches if h.sketch)
+
     def identity(self) -> set[tuple[str, str]]:
         keys: set[tuple[str, str]] = set()
         for h, s in self.patches:
             if s.counter in (None, 0, 1):
-                keys.add(("summary", s.summary + "|" + h.sender))
+                keys.add(("summary", s.summary + "|" + sender_address(h.sender)))
+                if self.files:
+                    keys.add(("files", sender_address(h.sender) + "|" + "\n".join(sorted(self.files))))
             if h.change_id:
                 keys.add(("change-id", h.change_id))
         return keys
@@ -149,26 +174,54 @@ def _join_unthreaded(threads: list[_Thread]) -> list[_Thread]:
             for g in groups]
 
 
+def sender_address(sender: str) -> str:
+    """The address of a From header (lower case): the same author under another display name."""
+    return parseaddr(sender)[1] or sender
+
+
+def _tags(t: _Thread) -> set[tuple[str, ...]]:
+    return {s.tags for _, s in t.patches}
+
+
 def _same_patches(a: _Thread, b: _Thread) -> bool:
     def summaries(t: _Thread) -> set[str]:
         return {s.summary for _, s in t.patches if s.counter != 0}
     return summaries(a) == summaries(b)
 
 
-def _belongs(t: _Thread, fam: list[_Thread], strong: bool) -> bool:
+def _similar(a: _Thread, b: _Thread, least: float) -> bool | None:
+    """Whether the two threads' changed lines are alike (None: a diff was not read)."""
+    sim = similarity(a.sketch, b.sketch)
+    return None if sim is None else sim >= least
+
+
+def _belongs(t: _Thread, fam: list[_Thread], kind: str) -> bool:
     """Whether thread `t` (posted after the family's threads) is another posting of that series.
-    A change-id is proof; a shared summary and sender is not (maintainers post "Netfilter fixes
-    for net" every week), so it also needs a higher revision within REVISION_WINDOW_S, or a
-    resend of the same patches."""
-    if strong:
+    A change-id is proof. A shared summary and sender address is not (maintainers post
+    "Netfilter fixes for net" every week), so it also needs a higher revision within
+    REVISION_WINDOW_S, or a resend of the same patches: the same subject tags, some of the same
+    files and some of the same changed lines (or the word RESEND). The same
+    sender and files under another subject is a repost when the changed lines are nearly the
+    same (a reworded v2, or a v1 sent again)."""
+    if kind == "change-id":
         return True
     last = max(fam, key=lambda f: (f.top, f.newest_patch_date()))
     gap = t.newest_patch_date() - last.newest_patch_date()
     if gap > REVISION_WINDOW_S:
         return False
+    if kind == "files":
+        return bool(_similar(t, last, SAME_DIFF)) and (t.top > last.top or t.top == last.top and _tags(t) == _tags(last))
     if t.top != last.top:
+        return True  # a new version may change other files than the last one did
+    if t.files and last.files and not t.files & last.files:
+        return False  # the same subject and version on other files: another patch
+    # The same revision again is a resend only for the same target: AUTOSEL backports of one
+    # patch to 5.10 and to 5.4, or a fix reposted as [PATCH v6.1], are series of their own.
+    if _tags(t) != _tags(last):
+        return False
+    if any(s.resend for _, s in t.patches):
         return True
-    return any(s.resend for _, s in t.patches) or _same_patches(t, last)
+    return _same_patches(t, last) and _similar(t, last, RESENT_DIFF) is not False
 
 
 def _families(threads: list[_Thread]) -> list[list[_Thread]]:
@@ -177,9 +230,11 @@ def _families(threads: list[_Thread]) -> list[list[_Thread]]:
     for t in sorted(threads, key=lambda t: (t.newest_patch_date(), t.first_patch().msgid)):
         keys = t.identity()
         home = None
-        for k in sorted(keys, key=lambda k: k[0] != "change-id"):  # change-ids first: they are proof
+        # change-ids first (they are proof), then summaries, then files; in a fixed order, so
+        # that the grouping does not depend on the process's string hashing
+        for k in sorted(keys, key=lambda k: (_KIND_ORDER[k[0]], k[1])):
             f = owner.get(k)
-            if f is not None and _belongs(t, fams[f], strong=k[0] == "change-id"):
+            if f is not None and _belongs(t, fams[f], k[0]):
                 home = f
                 break
         if home is None:
@@ -204,8 +259,10 @@ def _family_group(key: int, fam: list[_Thread]) -> SeriesGroup:
     for t in fam:
         if t is chosen:
             continue
+        # Every posting of the family is read with it: the revision rules compare them (a resend
+        # that changed is version-not-bumped), and what the replies settled for each is reported.
+        selected.append(t)
         if t.top < newest:
-            selected.append(t)
             superseded += [_superseded_entry(t, r, "older-revision") for r in sorted(t.revisions)]
         else:
             superseded += [_superseded_entry(t, r, "resent" if r == newest else "older-revision")
@@ -220,6 +277,11 @@ def _family_group(key: int, fam: list[_Thread]) -> SeriesGroup:
                        superseded=tuple(sorted(superseded, key=lambda s: (s.revision, s.date or 0.0))))
 
 
+def _answers_a_patch(s) -> bool:
+    """A reply to a patch: `Re: [PATCH ...]`, or patchwork's rewrite of it (`Re: [v2,1/3] x`)."""
+    return s.reply and (s.is_patch or s.counter is not None or s.revision_explicit)
+
+
 def group_archive(heads: Iterable[MailHead]) -> Grouping:
     heads = list(heads)
     threads = _threads(heads)
@@ -228,11 +290,13 @@ def group_archive(heads: Iterable[MailHead]) -> Grouping:
     for t in threads:
         if t.patches:
             continue
-        replies = [h for h in t.heads if (s := parse_subject(h.subject)).is_patch and s.reply]
+        replies = [h for h in t.heads if _answers_a_patch(parse_subject(h.subject))]
         if replies:
             first = min(replies, key=lambda h: h.date or 0.0)
+            ids = {h.msgid for h in t.heads}
+            missing = tuple(sorted({p for h in t.heads for p in h.parents[:1] if p not in ids}))
             orphans.append(OrphanThread(msgid=first.msgid, subject=first.subject, date=first.date,
-                                        messages=len(t.heads)))
+                                        messages=len(t.heads), missing=missing, refs=tuple(h.ref for h in t.heads)))
         else:
             other += 1
     fams = _families(patch_threads)

@@ -20,8 +20,7 @@ from .status import STATUSES
 
 SORTS = ("status", "age", "tree")
 # The order a maintainer works through the queue: what can be applied first.
-STATUS_ORDER = {s: i for i, s in enumerate(
-    ("ready", "needs-review", "needs-revision", "wrong-tree", "incomplete", "stale", "superseded", "skipped"))}
+STATUS_ORDER = {s: i for i, s in enumerate((*STATUSES, "skipped"))}
 PW_STATES = ("success", "warning", "fail")
 
 
@@ -37,14 +36,14 @@ def sort_key(order: str) -> Callable[[Summary], tuple]:
     return lambda s: (STATUS_ORDER.get(s.status, 99), *_age_key(s))
 
 
-def orphan_data(o: OrphanThread, opts: TriageOptions) -> dict[str, Any]:
+def orphan_data(o: OrphanThread, opts: TriageOptions, state: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"msgid": o.msgid, "subject": o.subject, "date": iso(o.date), "messages": o.messages,
-            "url": thread_url(opts.link_base, o.msgid)}
+            "url": thread_url(opts.link_base, o.msgid), "answers": list(o.missing), "state": state}
 
 
 def build_report(spool: Spool, grouping: Grouping, opts: TriageOptions, *, inputs: list[str],
                  order: str = "status", only: tuple[str, ...] = (),
-                 notes: list[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+                 notes: list[str] | tuple[str, ...] = (), orphan_states: dict[str, Any] | None = None) -> dict[str, Any]:
     """The report; its "series" is a `Rows` view that decodes entries as they are read."""
     counts = {s: 0 for s in STATUSES}
     for s in spool.summaries:
@@ -68,7 +67,7 @@ def build_report(spool: Spool, grouping: Grouping, opts: TriageOptions, *, input
         "statuses": list(STATUSES),
         "series": spool.rows(sort_key(order), only),
         "skipped": skipped,
-        "orphans": [orphan_data(o, opts) for o in grouping.orphans],
+        "orphans": [orphan_data(o, opts, (orphan_states or {}).get(o.msgid)) for o in grouping.orphans],
         "notes": list(notes),
     }
 

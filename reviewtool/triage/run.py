@@ -24,14 +24,19 @@ from .group import SeriesGroup
 
 def _read_raws(groups: list[SeriesGroup]) -> list[list]:
     """The mails of each group, read back from the archive by offset."""
+    return read_refs([g.refs for g in groups])
+
+
+def read_refs(ref_lists: list) -> list[list]:
+    """The mails of each list of MailRefs, read back from the archive by offset."""
     from ..sources.index import raw_mail
 
     out = []
     handles: dict[str, Any] = {}
     try:
-        for group in groups:
+        for refs in ref_lists:
             raws = []
-            for ref in group.refs:
+            for ref in refs:
                 fh = handles.get(ref.path) or handles.setdefault(ref.path, open(ref.path, "rb"))
                 raws.append(raw_mail(ref, fh))
             out.append(raws)

@@ -1,16 +1,20 @@
 """Classify one reviewed series for a maintainer's queue: a pure function of the review.
 
 Statuses, first match wins (a series gets exactly one; every reason found is kept):
+- what the maintainers' replies settled (review.reply_state; with --repo, every patch found in
+  the tree): applied, changes-requested, deferred, rejected (also a NAK from someone who applies
+  for the tree, or not applicable), superseded (set so by the maintainers);
 - incomplete: patches of the series did not reach the archive (or only the cover letter did);
 - wrong-tree: the tree verdict (reviewtool/verdict.py) says the series is aimed at the wrong tree;
-- needs-revision: error-level findings, or a reviewer asked for changes in a reply
-  (`pw-bot: cr` / `pw-bot: changes-requested`, or the words "changes requested");
+- needs-revision: error-level findings, or a reviewer asked for changes in words ("changes
+  requested"; the author's own replies do not count);
 - ready: complete, every patch reviewed or acked by someone other than its author, no errors
   (and it applies, when a repository was given: a failed apply check is an error finding);
 - needs-review: everything else.
-A series that is not ready and has seen no mail for `stale_days` is stale instead (its status
-before that is kept as `was`): nobody is acting on it. Earlier revisions are superseded; that
-is decided by grouping (triage/group.py), not here.
+A series that waits for someone (needs-review, needs-revision, changes-requested, wrong-tree,
+incomplete) and has seen no mail for `stale_days` is stale instead (its status before that is
+kept as `was`): nobody is acting on it. Earlier revisions are superseded; that is decided by
+grouping (triage/group.py), not here.
 
 Reasons are data (a code plus values); the templates word them.
 """
@@ -25,11 +29,15 @@ from typing import Any
 from ..model.series import Patch, Person, Series, Trailer
 from ..rules.helpers import same_person
 from ..rules.registry import Severity
+from ..verdict_state import state_verdict
 
-STATUSES = ("ready", "needs-review", "needs-revision", "wrong-tree", "incomplete", "stale", "superseded")
+STATUSES = ("ready", "needs-review", "needs-revision", "wrong-tree", "incomplete", "changes-requested", "stale",
+            "deferred", "applied", "rejected", "superseded")
+# Statuses where the series waits for someone: those can go stale.
+WAITING = frozenset({"needs-review", "needs-revision", "wrong-tree", "incomplete", "changes-requested"})
 REVIEW_TRAILERS = frozenset({"reviewed-by", "acked-by"})
-# netdev's patchwork bot reads `pw-bot: cr` (short for changes-requested) from maintainers.
-_CHANGES_RE = re.compile(r"^\s*pw-bot:\s*(cr|changes-requested)\b|\bchanges\s+requested\b", re.I | re.M)
+# A reviewer's words; `pw-bot: cr` and the patchwork states are reply forms (context/reply_state.py).
+_CHANGES_RE = re.compile(r"\bchanges\s+requested\b", re.I)
 # Rules whose absence means "applies" was not verified (they need a repository).
 APPLY_RULES = frozenset({"series-applies", "apply-check", "does-not-apply"})
 
@@ -70,7 +78,7 @@ def changes_requested(series: Series) -> dict[str, Any] | None:
             continue
         m = _CHANGES_RE.search(r.body)
         if m:
-            return {"code": "changes-requested", "by": str(r.author), "msgid": r.msgid,
+            return {"code": "asked-for-changes", "by": str(r.author), "msgid": r.msgid,
                     "evidence": m.group(0).strip(), "patch": r.counter}
     return None
 
@@ -103,7 +111,8 @@ def classify(review) -> Classification:
         reasons.append({"code": "wrong-tree", "tree": review.tree or series.tree, "next_step": next_step})
     if errors:
         reasons.append({"code": "errors", "count": len(errors), "rules": sorted({f.rule for f in errors})})
-    asked = changes_requested(series)
+    settled = state_verdict(getattr(review, "reply_state", None))
+    asked = changes_requested(series) if settled is None else None  # a settled state says it already
     if asked:
         reasons.append(asked)
     applied = [f for f in review.findings if f.rule == "already-applied"]
@@ -115,7 +124,11 @@ def classify(review) -> Classification:
                         "reviewed": len(reviewed), "total": len(series.patches), "by": list(reviewers),
                         "missing": unreviewed})
 
-    if not series.patches or series.missing:
+    if settled is not None:
+        reasons.insert(0, {"code": "state", **review.reply_state})
+    if settled is not None:
+        status = settled[0]
+    elif not series.patches or series.missing:
         status = "incomplete"
     elif wrong_tree:
         status = "wrong-tree"
@@ -134,12 +147,13 @@ def classify(review) -> Classification:
 
 def staleness(status: str, reasons: list[dict[str, Any]], *, last_activity: datetime | None, now: datetime,
               stale_days: int) -> tuple[str, str | None, list[dict[str, Any]]]:
-    """(status, was, reasons) at `now`: a series that is not ready and has seen no mail for
-    `stale_days` is stale, its status before that kept as `was` and the reason put first."""
-    if status == "ready" or last_activity is None:
+    """(status, was, reasons) at `now`: a series that waits for someone (WAITING) and has seen
+    no mail for `stale_days` is stale, its status before that kept as `was` and the reason put
+    first."""
+    if status not in WAITING or last_activity is None:
         return status, None, reasons
     idle = (now - last_activity).total_seconds() / 86400
     if idle < stale_days:
         return status, None, reasons
-    return "stale", status, [{"code": "stale", "days": int(idle), "limit": stale_days,
+    return "stale", status, [{"code": "stale", "days": int(idle), "limit": stale_days, "was": status,
                               "last": last_activity.astimezone(timezone.utc).isoformat()}, *reasons]

@@ -180,15 +180,17 @@ def _error_row(f: Path, label: str, message: str, maildir: bool) -> tuple[str, b
 
 def _encode(pairs: list[tuple[MailHead, bytes]]) -> bytes:
     rows = [[h.ref.offset, h.ref.length, h.ref.in_mbox, h.ref.mboxrd, h.ref.format_patch, h.msgid, h.parents,
-             h.in_reply_to, h.subject, h.sender, h.date, h.change_id, h.synthesized, d.hex()] for h, d in pairs]
+             h.in_reply_to, h.subject, h.sender, h.date, h.change_id, h.synthesized, d.hex(), h.paths,
+             h.sketch.hex()] for h, d in pairs]
     return zlib.compress(json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode(), 1)
 
 
 def _decode(blob: bytes, f: Path, label: str) -> list[tuple[MailHead, bytes]]:
     path = str(f)
     out = []
-    for off, length, in_mbox, rd, fp, msgid, parents, irt, subject, sender, date, cid, synth, d in json.loads(
+    for off, length, in_mbox, rd, fp, msgid, parents, irt, subject, sender, date, cid, synth, d, paths, sk in json.loads(
             zlib.decompress(blob)):
         ref = MailRef(path, off, length, in_mbox, rd, fp, label)
-        out.append((MailHead(ref, msgid, tuple(parents), irt, subject, sender, date, cid, synth), bytes.fromhex(d)))
+        out.append((MailHead(ref, msgid, tuple(parents), irt, subject, sender, date, cid, synth, tuple(paths),
+                             bytes.fromhex(sk)), bytes.fromhex(d)))
     return out

@@ -1,0 +1,114 @@
+"""What the maintainers' replies in the thread settled: applied, changes requested, deferred, ...
+
+A context stage: each reply of the series is read against the reply forms (mail/replies.py;
+the profile's `[[replies.forms]]` first), the trusted ones settle the posting
+(mail/thread_state.py), and `fields["reply_state"]` holds the result for the verdict, `check`'s
+note and triage's status. A form that counts only from someone who applies patches for the tree
+(plain "Applied", a NAK) is trusted when its sender is in the profile's `[replies] appliers`
+or a MAINTAINERS `M:` of the files the series touches (with --repo); otherwise a note says
+whose words were not taken.
+
+The tree a reply names is mapped to a tree by name: the repository or branch it names when that
+is a tree of the profile (or of another shipped profile: a wireless patch sent as [PATCH net] is
+applied to wireless-next.git), else a `-next` branch or repository is the profile's development
+tree and a `-current` or `-fixes` one its fixes tree; otherwise there is no tree, and the
+reply's words are kept as they are (`tree_words`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..mail.replies import Address, ReplyAction, read_reply_text
+from ..mail.reply_forms import load_forms, shipped_forms
+from ..mail.thread_state import Answer, PostingPatch, PostingState, settle
+
+STAGE_ORDER = 70  # after the maintainers stage: M: entries decide whose plain words count
+
+_DEVELOPMENT_SUFFIXES = ("-next", "/next", "for-next")
+_FIXES_SUFFIXES = ("-current", "-fixes", "/fixes", "for-current")
+
+
+def forms_for(profile) -> tuple:
+    extra = getattr(profile, "reply_forms", ())
+    return load_forms(extra, f"profile {profile.name!r}") if extra else shipped_forms()
+
+
+def tree_name(action: ReplyAction, profile) -> str | None:
+    """The tree that the reply's words name (see the module docstring), or None."""
+    from .profiles import shipped_profiles
+
+    names = [n.lower() for n in (action.repo, action.branch) if n]
+    for p in (profile, *shipped_profiles().values()):  # a wireless patch sent as [PATCH net] names wireless-next
+        for n in names:
+            if p.tree(n) is not None:
+                return n
+    for kind, suffixes in (("development", _DEVELOPMENT_SUFFIXES), ("fixes", _FIXES_SUFFIXES)):
+        if any(n.endswith(s) or n == s.strip("-/") for n in names for s in suffixes):
+            spec = profile.tree_for(kind)
+            if spec is not None:
+                return spec.name
+    return None
+
+
+def applier_check(profile, maintainers, series) -> Callable[[Address], bool]:
+    """Whether an address applies patches for the series' tree: the profile's appliers, or an
+    M: entry of MAINTAINERS for the files the series touches."""
+    known = set(getattr(profile, "appliers", ()))
+    if maintainers is not None:
+        paths = sorted({f.path for p in series.patches for f in p.diff.files if not f.unsafe_path})
+        known |= {r.address.lower() for r in maintainers.recipients(paths) if r.kind == "maintainer"}
+
+    def check(who: Address) -> bool:
+        if maintainers is not None:
+            who = Address(*maintainers.mailmap.canonical(who.name, who.email))
+        return who.email.lower() in known
+    return check
+
+
+def posting_patches(series) -> list[PostingPatch]:
+    return [PostingPatch(p.msgid, p.counter, p.subject.summary) for p in series.all_mails]
+
+
+def read_actions(series, forms) -> list[tuple[ReplyAction, int | None]]:
+    """(action, the counter of the mail it answers) for every reply of the series that states one."""
+    out = []
+    for r in series.replies:
+        action = read_reply_text(sender=str(r.author), date=r.date, subject=r.subject, body=r.text or r.body,
+                                 msgid=r.msgid, in_reply_to=r.in_reply_to, forms=forms)
+        if action is not None:
+            out.append((action, r.counter))
+    return out
+
+
+def series_state(series, profile, maintainers=None) -> tuple[PostingState | None, list[ReplyAction]]:
+    """(the series' state, the actions not taken because their sender is not known to apply)."""
+    is_applier = applier_check(profile, maintainers, series)
+    trusted, untrusted = [], []
+    for action, counter in read_actions(series, forms_for(profile)):
+        if action.needs_applier and not is_applier(action.by):
+            untrusted.append(action)
+        else:
+            trusted.append(Answer(action, counter))
+    return settle(posting_patches(series), trusted), untrusted
+
+
+def state_data(ps: PostingState, profile) -> dict[str, Any]:
+    """The state as plain data: the reason triage reports and the note `check` words."""
+    a = ps.action
+    return {"state": ps.state, "tree": tree_name(a, profile), "tree_words": a.tree_words,
+            "branch": a.branch, "by": str(a.by), "date": a.date.isoformat() if a.date else None,
+            "patches": None if ps.whole else list(ps.counters), "applied": list(ps.applied),
+            "not_applied": list(ps.not_applied), "open": list(ps.open), "commits": list(a.commits),
+            "reason": a.reason_line, "form": a.form, "msgid": a.msgid, "evidence": a.evidence}
+
+
+def context_stage(series, options, fields: dict[str, Any]) -> None:
+    """fields["reply_state"]: the state data (state_data), or None when no reply settled anything."""
+    profile = fields["profile"]
+    state, untrusted = series_state(series, profile, fields.get("maintainers"))
+    fields["reply_state"] = state_data(state, profile) if state is not None else None
+    for a in untrusted:
+        fields["notes"].append(f"a reply by {a.by} says \"{a.evidence}\", but {a.by.email or a.by.name} is not known "
+                               "to apply patches for this tree (the profile's [replies] appliers, or a MAINTAINERS "
+                               "M: of its files with --repo): it was not taken as the series' state")

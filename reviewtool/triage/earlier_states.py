@@ -1,0 +1,172 @@
+"""What the maintainers' replies settled for the postings a triaged series replaces (its earlier
+revisions and resent copies, listed as superseded) and for replies whose patch is not in the
+archive: read from the mails themselves, as context/reply_state.py reads the triaged series.
+
+The posting of a superseded entry is every patch mail of its revision in its thread; a reply
+belongs to the patch it answers through In-Reply-To (else References), however deep.
+Trust is as for the triaged series, without MAINTAINERS: a form that needs an applier counts
+from the profile's `[replies] appliers`.
+"""
+
+from __future__ import annotations
+
+import re
+from email.message import Message
+from typing import Any, Iterable, Sequence
+
+from ..mail.replies import ReplyAction, read_reply
+from ..mail.thread_state import Answer, PostingPatch, settle
+from ..sources.unionfind import DisjointSets
+
+_ID_RE = re.compile(r"<([^<>\s]+)>")
+
+
+def _ids(value: str) -> list[str]:
+    return _ID_RE.findall(value or "")
+
+
+class Thread:
+    """The mails of one group (or orphan thread): patches by msgid, parents, replies' actions."""
+
+    def __init__(self, msgs: Iterable[Message], forms) -> None:
+        from ..model.subject import parse_subject
+        from ..sources.files import header, message_id_of
+
+        self.parent: dict[str, str | None] = {}
+        self.patches: dict[str, tuple[int, int, str]] = {}  # msgid -> (revision, counter, summary)
+        self.actions: list[ReplyAction] = []
+        uf = DisjointSets()
+        for msg in msgs:
+            mid = message_id_of(msg)
+            if not mid:
+                continue
+            irt, refs = _ids(header(msg, "In-Reply-To")), _ids(header(msg, "References"))
+            self.parent[mid] = (irt or refs[-1:] or [None])[0]
+            uf.find(mid)
+            for p in irt + refs:
+                uf.union(mid, p)
+            s = parse_subject(header(msg, "Subject"))
+            if s.is_patch and not s.reply:
+                self.patches[mid] = (s.revision, s.counter if s.counter is not None else 1, s.summary)
+            else:
+                action = read_reply(msg, forms)
+                if action is not None:
+                    self.actions.append(action)
+        self.root = uf.find
+
+    def answered(self, action: ReplyAction) -> str | None:
+        """The nearest patch mail above the reply, else the topmost id it names."""
+        cur, seen = action.in_reply_to, set()
+        last = cur
+        while cur is not None and cur not in seen:
+            if cur in self.patches:
+                return cur
+            seen.add(cur)
+            last = cur
+            cur = self.parent.get(cur)
+        return last
+
+    def posting(self, msgid: str) -> list[PostingPatch]:
+        """The patch mails of `msgid`'s revision in its thread."""
+        if msgid not in self.patches:
+            return []
+        revision, root = self.patches[msgid][0], self.root(msgid)
+        return [PostingPatch(m, c, summary) for m, (r, c, summary) in self.patches.items()
+                if r == revision and self.root(m) == root]
+
+
+def _trusted(action: ReplyAction, appliers: Sequence[str]) -> bool:
+    return not action.needs_applier or action.by.email in appliers
+
+
+def posting_state(thread: Thread, msgid: str, profile) -> dict[str, Any] | None:
+    """The state data (context/reply_state.state_data) of the posting whose mail is `msgid`."""
+    from ..context.reply_state import state_data
+
+    patches = thread.posting(msgid)
+    ids = {p.msgid: p.counter for p in patches}
+    answers = [Answer(a, ids[hit]) for a in thread.actions
+               if (hit := thread.answered(a)) in ids and _trusted(a, profile.appliers)]
+    ps = settle(patches, answers)
+    return state_data(ps, profile) if ps is not None else None
+
+
+def earlier_states(group, msgs: Sequence[Message], profile, triaged: Iterable[str] = ()) -> list[dict[str, Any]]:
+    """An "earlier-state" reason for each posting of the group other than the triaged one
+    (`triaged`: the ids of its mails and of the replies the review read) that a reply settled: its superseded postings, a patch posted
+    into the thread that the series does not take, and a posting the archive lacks (revision
+    None: a v1 sent before the archive starts, answered "Patch set to Changes Requested.")."""
+    from ..context.reply_state import forms_for, state_data
+    from ..sources.files import message_id_of
+
+    triaged = set(triaged)
+    if not group.superseded and all(message_id_of(m) in triaged for m in msgs):
+        return []  # every mail is the series' own or a reply the review read: nothing else to settle
+    thread = Thread(msgs, forms_for(profile))
+    if not thread.actions:
+        return []
+    out = []
+    done = {m for m in triaged if m in thread.patches}
+    for s in group.superseded:
+        done |= {p.msgid for p in thread.posting(s.msgid)}
+        state = posting_state(thread, s.msgid, profile)
+        if state is not None:
+            out.append({"code": "earlier-state", "msgid": s.msgid, "revision": s.revision, "state": state})
+    for msgid, (revision, counter, summary) in thread.patches.items():
+        if msgid in done:
+            continue
+        answers = [Answer(a, counter) for a in thread.actions
+                   if thread.answered(a) == msgid and _trusted(a, profile.appliers)]
+        ps = settle([PostingPatch(msgid, counter, summary)], answers)
+        if ps is not None:
+            out.append({"code": "earlier-state", "msgid": msgid, "revision": revision, "state": state_data(ps, profile)})
+    absent: dict[str, list[Answer]] = {}
+    for a in thread.actions:
+        hit = thread.answered(a)
+        if hit is not None and hit not in thread.parent and _trusted(a, profile.appliers):
+            absent.setdefault(hit, []).append(Answer(a, None))
+    for msgid, answers in sorted(absent.items()):
+        ps = settle((), answers)
+        if ps is not None:
+            out.append({"code": "earlier-state", "msgid": msgid, "revision": None, "state": state_data(ps, profile)})
+    return out
+
+
+def orphan_state(msgs: Sequence[Message], missing: Sequence[str], profile) -> dict[str, Any] | None:
+    """The state of the patch (not in the archive) the orphan replies answer, from trusted forms."""
+    from ..context.reply_state import forms_for, state_data
+
+    thread = Thread(msgs, forms_for(profile))
+    answers = [Answer(a, None) for a in thread.actions
+               if thread.answered(a) in missing and _trusted(a, profile.appliers)]
+    ps = settle((), answers)
+    return state_data(ps, profile) if ps is not None else None
+
+
+def _orphan_profile(msgs: Sequence[Message], opts, profiles):
+    from ..context.profiles import select_profile
+    from ..model.subject import parse_subject
+    from ..sources.files import header
+
+    first = msgs[0]
+    return select_profile(profiles, name=opts.review.profile,
+                          tags=parse_subject(header(first, "Subject")).tags,
+                          recipients=[header(first, "To"), header(first, "Cc")], repo=opts.review.repo)[0]
+
+
+def orphan_states(orphans, opts) -> dict[str, dict[str, Any]]:
+    """{orphan msgid: state} for the orphan threads whose replies settled their patch."""
+    from ..context.profiles import load_profiles
+    from ..sources.files import parse_mails
+    from .run import read_refs
+
+    out = {}
+    profiles = load_profiles(opts.review.repo) if orphans else {}
+    for o, raws in zip(orphans, read_refs([o.refs for o in orphans])):
+        msgs = parse_mails(raws)
+        if not msgs:
+            continue
+        state = orphan_state(msgs, o.missing, _orphan_profile(msgs, opts, profiles))
+        if state is not None:
+            out[o.msgid] = state
+    return out

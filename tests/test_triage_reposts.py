@@ -1,0 +1,89 @@
+"""Revisions and reposts are linked by sender address, changed files and changed lines, not by
+subject alone (triage/group.py, sources/diffsig.py), and the revision rules then see them."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from mailfactory import Mail, hunk_diff, patch_body, thread, write
+from reviewtool.sources.diffsig import decoded, scan_text, similarity
+
+T0 = datetime(2026, 11, 2, 10, tzinfo=timezone.utc)
+NOW = "2026-11-06T12:00:00Z"
+LINES = [f"\tfoo_{i}(dev);" for i in range(8)]
+
+
+def patch(subject: str, lines=LINES, *, sender="Jane Developer <jane@example.org>", path="net/core/dev.c",
+          when=T0, msgid=None) -> Mail:
+    diff = hunk_diff(path, [line.replace("foo", "old") for line in lines], lines)
+    return Mail(subject, patch_body(diff=diff), sender=sender, date=when, msgid=msgid)
+
+
+def triage(cli, tmp_path, *mails: Mail):
+    text = "\n".join(thread(m, domain=f"p{i}.example") for i, m in enumerate(mails))
+    res = cli("triage", write(tmp_path, text), "--format", "json", "--now", NOW, "--no-store")
+    assert res.code in (0, 1), res.err
+    return res.json
+
+
+def triaged(report):
+    return [i for i in report["series"] if i["status"] != "superseded"]
+
+
+def test_a_reworded_repost_by_the_same_address_is_one_series_and_not_bumped(tmp_path, cli):
+    first = patch("[PATCH net-next] foo: fix the bar path")
+    again = patch("[PATCH net-next] foo: repair the bar path", lines=LINES[:7] + ["\tfoo_7(dev, 1);"],
+                  sender="J. Developer <JANE@example.org>", when=T0 + timedelta(hours=30))
+    report = triage(cli, tmp_path, first, again)
+    (item,) = triaged(report)
+    assert item["full_subject"].endswith("repair the bar path") and len(item["superseded"]) == 1
+    assert "version-not-bumped" in {f["rule"] for f in item["findings"]}
+
+
+def test_a_reworded_v2_within_a_day_is_a_revision_posted_too_soon(tmp_path, cli):
+    first = patch("[PATCH net-next] foo: fix the bar path")
+    v2 = patch("[PATCH net-next v2] foo: repair the bar path", lines=LINES[:7] + ["\tfoo_7(dev, 1);"],
+               when=T0 + timedelta(hours=5))
+    (item,) = triaged(triage(cli, tmp_path, first, v2))
+    assert item["revision"] == 2 and item["superseded"][0]["revision"] == 1
+    assert "repost-too-soon" in {f["rule"] for f in item["findings"]}
+
+
+def test_the_same_subject_on_other_lines_is_another_patch(tmp_path, cli):
+    """Two "fix repeated words in comments" patches to one file, both applied: not a resend."""
+    one = patch("[PATCH] wifi: foo: fix repeated words in comments", path="drivers/net/wireless/foo/hal.h")
+    two = patch("[PATCH] wifi: foo: fix repeated words in comments", path="drivers/net/wireless/foo/hal.h",
+                lines=[f"\tbar_{i}(dev);" for i in range(8)], when=T0 + timedelta(days=60))
+    assert len(triaged(triage(cli, tmp_path, one, two))) == 2
+
+
+def test_the_same_patch_for_two_stable_trees_is_two_series(tmp_path, cli):
+    """AUTOSEL backports of one patch to 5.10 and to 5.4: the same lines, another target."""
+    a = patch("[PATCH AUTOSEL 5.10 1/1] wifi: foo: fix the bar path")
+    b = patch("[PATCH AUTOSEL 5.4 1/1] wifi: foo: fix the bar path", when=T0 + timedelta(minutes=5))
+    assert len(triaged(triage(cli, tmp_path, a, b))) == 2
+
+
+def test_another_author_with_the_same_lines_is_another_series(tmp_path, cli):
+    a = patch("[PATCH net-next] foo: fix the bar path")
+    b = patch("[PATCH net-next] foo: repair the bar path", sender="Rita Other <rita@example.net>",
+              when=T0 + timedelta(hours=30))
+    assert len(triaged(triage(cli, tmp_path, a, b))) == 2
+
+
+def test_a_v2_may_change_other_files_than_v1(tmp_path, cli):
+    v1 = patch("[PATCH net] foo: fix the crash", path="net/mac80211/iface.c")
+    v2 = patch("[PATCH net v2] foo: fix the crash", path="net/mac80211/tx.c", when=T0 + timedelta(days=2))
+    (item,) = triaged(triage(cli, tmp_path, v1, v2))
+    assert item["revision"] == 2
+
+
+def test_sketches_read_plain_and_quoted_printable_diffs_alike():
+    body = patch_body(diff=hunk_diff("net/core/dev.c", ["int a = 1;"], ["int a = 2; /* é */"])).encode()
+    plain_paths, plain = scan_text(body)
+    qp = body.replace("é".encode(), b"=C3=A9").replace(b"/* ", b"/*=\n ")
+    head = b"Content-Transfer-Encoding: quoted-printable\n"
+    assert scan_text(decoded(head, qp)) == (plain_paths, plain) and plain_paths == ("net/core/dev.c",)
+    other = scan_text(patch_body(diff=hunk_diff("net/core/dev.c", ["int b;"], ["long b;"])).encode())[1]
+    assert similarity(plain, plain) == 1.0 and similarity(plain, other) == 0.0
+    assert scan_text(b"no diff here\n> diff --git a/x b/x\n") == ((), b"") and similarity(b"", plain) is None
