@@ -104,7 +104,8 @@ EPILOG = """Examples:
   reviewtool profile learn linux-wireless.mbox.gz -o wireless.toml
   reviewtool profile learn ~/Mail/linux-bluetooth/ -o bt.toml --jobs 2
 
-Reference: docs/profiles.md#learning-a-profile-from-the-archive"""
+More: docs/profiles.md in reviewtool's source describes what is learned, from what, and
+how much evidence each setting needs."""
 
 
 app.command("learn", epilog=EPILOG)(learn_command)

@@ -45,7 +45,7 @@ class Facts:
     skipped: str | None = None  # why it could not be reviewed
     recipients: tuple[str, ...] = ()  # addresses of the first mail's To and Cc
     has_cover: bool = False
-    findings: tuple[tuple[str, str, int | None], ...] = ()  # (rule, severity, patch) at warning or error
+    findings: tuple[tuple[str, str, int | None], ...] = ()  # (rule, severity, patch), notes too
     patches: tuple[PatchFacts, ...] = ()
     pull: bool = False
 
@@ -83,7 +83,7 @@ def facts_of(job: Job, raws: list, options) -> Facts:
             key=job.key,
             recipients=tuple(a.lower() for _, a in getaddresses(list(first.to + first.cc)) if a) if first else (),
             has_cover=series.has_cover,
-            findings=tuple((f.rule, f.severity.value, f.patch) for f in review.findings if f.severity.value != "info"),
+            findings=tuple((f.rule, f.severity.value, f.patch) for f in review.findings),
             patches=tuple(_patch_facts(p, classes.get(p.counter), review.profile, calendar) for p in series.patches),
             pull=is_pull_request(series))
     except ReviewtoolError as exc:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..rules.registry import all_rules
+from ..rules.registry import Severity, all_rules
 from .archive import Posting
 from .evidence import share, table
 from .facts import Facts
@@ -19,6 +19,7 @@ from .model import LearnedProfile
 
 MIN_HITS = 5
 ACCEPTED = 2 / 3
+MIN_OBJECTIONS = 3
 _EDITABLE_FAMILIES = ("subject",)  # maintainers rewrite subjects when applying: an edited one was not accepted
 
 
@@ -27,35 +28,58 @@ def objections_of(reason: str | None) -> list[dict]:
     return [o for o in table()["objections"] if any(w in low for w in o["words"])]
 
 
+def _fired(f: Facts, rules: dict) -> set[str]:
+    """The rules that fired on a posting at their own severity or above (a rule that only noted
+    something, where it warns elsewhere, did not fire)."""
+    out = set()
+    for name, sev, _ in f.findings:
+        r = rules.get(name)
+        if r is not None and Severity(sev).rank <= r.severity.rank:
+            out.add(name)
+    return out
+
+
+def _topical(name: str) -> bool:
+    return any(name in o["rules"] for o in table()["objections"])
+
+
 def learn_severities(lp: LearnedProfile, applied: list[tuple[Posting, Facts]],
                      sent_back: list[tuple[Posting, Facts]]) -> None:
+    """A rule whose finding the maintainers take is a note; a note they send postings back for
+    (more often than they take it, three times at least) is a warning."""
     rules = {r.name: r for r in all_rules()}
     fired: dict[str, int] = Counter()
     for p, f in applied:
-        for name in {r for r, sev, _ in f.findings}:
-            if rules.get(name) and rules[name].family in _EDITABLE_FAMILIES and p.edited:
+        for name in _fired(f, rules):
+            if rules[name].family in _EDITABLE_FAMILIES and p.edited:
                 continue
             fired[name] += 1
     objected: dict[str, int] = Counter()
     for p, f in sent_back:
         named = {r for o in (o for a in p.sent_back for o in objections_of(a.reason)) for r in o["rules"]}
-        for name in {r for r, sev, _ in f.findings}:
-            if name in named or not any(name in o["rules"] for o in table()["objections"]):
+        for name in _fired(f, rules):
+            if name in named or not _topical(name):
                 objected[name] += 1
     n, s = len(applied), len(sent_back)
-    for name, a in sorted(fired.items(), key=lambda kv: (-kv[1], kv[0])):
-        if name in lp.disable or rules.get(name) is None or rules[name].severity.value == "info":
+    for name in sorted(set(fired) | set(objected), key=lambda k: (-fired[k], -objected[k], k)):
+        if name in lp.disable:
             continue
-        o = objected[name]
+        a, o, default = fired[name], objected[name], rules[name].severity.value
+        if default == "info" and not _topical(name):
+            continue  # a report, not a finding anyone objects to (review-coverage)
         why = f"fired on {a} of {n:,} applied postings ({share(a, n).split(' ')[0]}); on {o} of {s} sent back"
         if a >= MIN_HITS and a / (a + o) >= ACCEPTED:
             lp.severity[name] = "info"
-            lp.note(f"rules.severity.{name}", why + ": the maintainers take it (a note here, "
-                                                    f"{rules[name].severity.value} by default)")
-        elif a >= 2:
-            article = "an" if rules[name].severity.value == "error" else "a"
-            lp.left_out.append(f"{name} stays {article} {rules[name].severity.value}: {why} (a note needs {MIN_HITS} "
-                               f"applied postings and two in three of those it fired on)")
+            lp.note(f"rules.severity.{name}", why + ": the maintainers take it (a note here"
+                                                    + (f", {default} by default)" if default != "info" else ", as by default)"))
+        elif default == "info" and o >= MIN_OBJECTIONS and o > a:
+            lp.severity[name] = "warning"
+            lp.note(f"rules.severity.{name}", why + ", naming it: the maintainers ask for it (a warning here, "
+                                                    "a note by default)")
+        elif a >= 2 and default != "info":
+            article = "an" if default == "error" else "a"
+            lp.left_out.append(f"{name} stays {article} {default}: {why} (a note needs {MIN_HITS} applied "
+                               "postings and two in three of those it fired on)")
 
 
 def learn_objections(lp: LearnedProfile, sent_back: list[tuple[Posting, Facts | None]]) -> None:
