@@ -20,6 +20,7 @@ from typing import Callable, Iterable
 
 from ..mail.replies import ReplyAction, read_reply, read_reply_text
 from ..mail.reply_forms import hints, shipped_forms
+from ..mail.thread_state import Answer, PostingPatch, settle, targets
 from ..model.subject import normalized_summary, parse_subject
 from ..sources.index import MailHead, MailRef, index_inputs, raw_mail
 
@@ -28,7 +29,6 @@ _ENCODED_RE = re.compile(rb"^content-transfer-encoding:[ \t]*(base64|quoted-prin
 _MULTIPART_RE = re.compile(rb"^content-type:[ \t]*multipart", re.I | re.M)
 _PULL_RE = re.compile(r"\bpull\b|\bgit pull\b|pull[- ]request", re.I)
 _PULL_URL_RE = re.compile(r"are available in the [Gg]it repository at:\s*\n\s*(\S+)(?:[ \t]+(\S+))?")
-_LEADING_PREFIXES_RE = re.compile(r"^(?:[\w./\-+,{}* ]{1,40}?:\s)+")
 
 
 @dataclass(frozen=True)
@@ -169,6 +169,7 @@ def read_archive(paths: list[Path], scratch: Path, on_mail: Callable[[], None] |
     untrusted = [a for a in actions if a.needs_applier and a.by.email not in appliers]
     unmatched = 0
     pull_by_id = {pr.msgid: i for i, pr in enumerate(pulls)}
+    answers: dict[int, list[Answer]] = {}
     for a in trusted:
         target = _answered(a, by_mail)
         if target is None:
@@ -178,7 +179,10 @@ def read_archive(paths: list[Path], scratch: Path, on_mail: Callable[[], None] |
             else:
                 unmatched += 1
             continue
-        _settle(*target, a)
+        answers.setdefault(target[0].key, []).append(Answer(a, target[1]))
+    for p in postings:
+        if p.key in answers:
+            _settle(p, answers[p.key])
     by_id = {h.msgid: h for h in heads}
     try:
         for p in postings:  # every posting: paths that are applied without a reply show only here
@@ -281,47 +285,24 @@ def _answered(a: ReplyAction, by_mail: dict[str, tuple[Posting, int]]) -> tuple[
     return next((by_mail[m] for m in _ancestors(a) if m in by_mail), None)
 
 
-def _bare(summary: str) -> str:
-    """A summary without its `subsys:` prefixes: the maintainers add or change those on apply."""
-    return _LEADING_PREFIXES_RE.sub("", summary).strip().lower()
-
-
-def _matching(p: Posting, subject: str) -> PatchMail | None:
-    summary = normalized_summary(parse_subject(subject))
-    exact = [m for m in p.patches if m.summary == summary]
-    if exact:
-        return exact[0]
-    bare = _bare(summary)
-    near = [m for m in p.patches if _bare(m.summary) == bare]
-    return near[0] if len(near) == 1 else None
-
-
-def _settle(p: Posting, counter: int, a: ReplyAction) -> None:
-    if a.state in SENT_BACK:
-        p.sent_back.append(a)
+def _settle(p: Posting, answers: list[Answer]) -> None:
+    """What the trusted replies settled (mail/thread_state.py): the posting's state, and for each
+    patch applied in the end the reply that applied it, with the subject its commit got."""
+    mails = [PostingPatch(m.msgid, m.counter, m.subject) for m in ((p.cover,) if p.cover else ()) + p.patches]
+    state = settle(mails, answers)
+    if state is None:
         return
-    if a.state == "deferred":
-        p.deferred.append(a)
-        return
-    if a.state != "applied":
-        return
-    if a.patches is None:
-        targets = p.patches if counter == 0 else [m for m in p.patches if m.counter == counter]
-        for m in targets:
-            p.applied.setdefault(m.counter, Applied(a))
-        return
-    for ref in a.patches:
-        if not ref.applied:
+    if state.state in SENT_BACK:
+        p.sent_back = [a for a in state.replies if a.state == state.state]
+    elif state.state == "deferred":
+        p.deferred = [a for a in state.replies if a.state == "deferred"]
+    by_counter = {m.counter: m for m in p.patches}
+    for answer in sorted(answers, key=lambda x: x.action.date.timestamp() if x.action.date else 0):
+        if answer.action.state != "applied":
             continue
-        m = None
-        if ref.counter is not None and ref.total == p.expected:
-            m = next((x for x in p.patches if x.counter == ref.counter), None)
-        if m is None and ref.subject:
-            m = _matching(p, ref.subject)
-        if m is None and len(p.patches) == 1 and len(a.patches) == 1:
-            m = p.patches[0]
-        if m is None:
-            continue
-        p.applied.setdefault(m.counter, Applied(a, ref.subject))
-        if ref.subject and normalized_summary(parse_subject(ref.subject)) != m.summary:
+        for c, ref in targets(answer, mails).items():
+            if c in state.applied and c in by_counter:
+                p.applied[c] = Applied(answer.action, ref.subject if ref is not None else None)
+    for c, applied in p.applied.items():
+        if applied.commit_subject and normalized_summary(parse_subject(applied.commit_subject)) != by_counter[c].summary:
             p.edited = True
