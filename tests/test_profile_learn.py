@@ -216,3 +216,23 @@ def test_a_public_inbox_as_a_directory_and_through_a_search(tmp_path, cli):
     assert {t["name"] for t in tomllib.loads(found.out)["trees"]} == {"lab-next", "lab"}
     assert "search 's:lab'" in found.out.split("\n", 2)[0] + found.out.split("\n", 2)[1]
     assert cli("profile", "learn").code == 2
+
+
+def test_how_many_applied_postings_make_a_finding_a_note(tmp_path, cli):
+    def bare(i, **kw):
+        return Posting(f"Rework the queue {i}", when=START + timedelta(days=i, hours=2), **kw)
+
+    once, text, _ = learn(cli, tmp_path, lab_list() + [bare(1)], name="once.mbox")
+    assert "subject-format" not in once["rules"]["severity"]
+    assert "subject-format stays a warning: fired on 1 of 39 applied postings" in " ".join(text.split())
+    twice, _, _ = learn(cli, tmp_path, lab_list() + [bare(1), bare(2)], name="twice.mbox")
+    assert twice["rules"]["severity"]["subject-format"] == "info"
+    # Sent back twice for it, naming it: the two it was taken with do not outweigh them.
+    back = [bare(i, tree=None, reply="changes", reason="Please add a subject prefix.") for i in (3, 4)]
+    contested, _, _ = learn(cli, tmp_path, lab_list() + [bare(1), bare(2)] + back, name="contested.mbox")
+    assert "subject-format" not in contested["rules"]["severity"]
+    # An error needs five applied postings: three without a sign-off keep signed-off-by-missing an error.
+    unsigned = [Posting(f"lab: drv1: fix {i}", signed=False, when=START + timedelta(days=i, hours=3)) for i in range(3)]
+    errors, text, _ = learn(cli, tmp_path, lab_list() + unsigned, name="errors.mbox")
+    assert "signed-off-by-missing" not in errors["rules"]["severity"]
+    assert "signed-off-by-missing stays an error: fired on 3 of 41 applied postings" in " ".join(text.split())

@@ -1,10 +1,13 @@
 """Which findings a list's maintainers accept, and which objections they make.
 
-A rule fired on an applied posting is a finding the maintainers took the posting with. A rule
-whose finding they accepted on at least MIN_HITS applied postings, and on at least two of three
-of the postings it fired on where they answered (applied, or sent back naming its objection), is
-a note for that list. What they sent back is counted by objection (data/learn.toml), with the
-rules that fired on those postings.
+A rule fired on an applied posting is a finding the maintainers took the posting with. As for
+the shipped profiles (benchmarks/rule_table.py), a warning that fired on at least two applied
+postings, more of them than postings sent back naming its objection, is a note for that list.
+An error says the posting cannot be taken: it becomes a note only when it fired on at least five
+applied postings and two in three of those where the maintainers answered. A note they sent
+postings back for, naming it, three times at least and more often than they took it, is a
+warning. What they sent back is counted by objection (data/learn.toml), with the rules that
+fired on those postings.
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ from .evidence import share, table
 from .facts import Facts
 from .model import LearnedProfile
 
-MIN_HITS = 5
-ACCEPTED = 2 / 3
+MIN_HITS = 2  # a warning's
+MIN_HITS_ERROR, ACCEPTED_ERROR = 5, 2 / 3
 MIN_OBJECTIONS = 3
 _EDITABLE_FAMILIES = ("subject",)  # maintainers rewrite subjects when applying: an edited one was not accepted
 
@@ -68,7 +71,9 @@ def learn_severities(lp: LearnedProfile, applied: list[tuple[Posting, Facts]],
         if default == "info" and not _topical(name):
             continue  # a report, not a finding anyone objects to (review-coverage)
         why = f"fired on {a} of {n:,} applied postings ({share(a, n).split(' ')[0]}); on {o} of {s} sent back"
-        if a >= MIN_HITS and a / (a + o) >= ACCEPTED:
+        taken = (a >= MIN_HITS_ERROR and a / (a + o) >= ACCEPTED_ERROR) if default == "error" else (
+            a >= MIN_HITS and a > o)
+        if taken:
             lp.severity[name] = "info"
             lp.note(f"rules.severity.{name}", why + ": the maintainers take it (a note here"
                                                     + (f", {default} by default)" if default != "info" else ", as by default)"))
@@ -76,10 +81,11 @@ def learn_severities(lp: LearnedProfile, applied: list[tuple[Posting, Facts]],
             lp.severity[name] = "warning"
             lp.note(f"rules.severity.{name}", why + ", naming it: the maintainers ask for it (a warning here, "
                                                     "a note by default)")
-        elif a >= 2 and default != "info":
+        elif a >= 1 and default != "info":
+            need = (f"{MIN_HITS_ERROR} applied postings and two in three of those it fired on" if default == "error"
+                    else f"{MIN_HITS} applied postings, more than those sent back naming it")
             article = "an" if default == "error" else "a"
-            lp.left_out.append(f"{name} stays {article} {default}: {why} (a note needs {MIN_HITS} applied "
-                               "postings and two in three of those it fired on)")
+            lp.left_out.append(f"{name} stays {article} {default}: {why} (a note needs {need})")
 
 
 def learn_objections(lp: LearnedProfile, sent_back: list[tuple[Posting, Facts | None]]) -> None:
