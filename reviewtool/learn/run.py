@@ -10,11 +10,12 @@ from typing import Callable
 from ..context.profiles import shipped_profiles
 from ..errors import InputError
 from .archive import Archive, Posting, read_archive
-from .conventions import (MIN_POSTINGS, _path_key, _tags, _tree_names, from_headers, kernel_layout, learn_fixes_on_fixes,
-                          learn_fixes_when, learn_lists, learn_signoffs, learn_sizes, project_paths)
+from .conventions import MIN_POSTINGS, _tags, _tree_names, from_headers
 from .evidence import day, span
 from .facts import Facts, Job, review_postings
+from .habits import learn_fixes_on_fixes, learn_fixes_when, learn_lists, learn_signoffs, learn_sizes
 from .model import LearnedProfile
+from .paths import _path_key, kernel_layout, project_paths
 from .severities import learn_objections, learn_severities
 from .trees import Project, learn_trees
 from .write import render

@@ -268,7 +268,7 @@ def learn_trees(archive: Archive) -> TreePlan:
     projects = [pr for pr in projects if pr.trees]
     # The list's own project first (the file's default, named after the list): the one most
     # postings were applied in, the kernel's layout before another's.
-    from .conventions import kernel_layout, project_paths
+    from .paths import kernel_layout, project_paths
 
     projects.sort(key=lambda pr: (-len([p for p in pr.postings if p.applied]),
                                   not kernel_layout(project_paths([p for p in pr.postings if p.applied])[0])))
