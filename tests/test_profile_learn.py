@@ -236,3 +236,17 @@ def test_how_many_applied_postings_make_a_finding_a_note(tmp_path, cli):
     errors, text, _ = learn(cli, tmp_path, lab_list() + unsigned, name="errors.mbox")
     assert "signed-off-by-missing" not in errors["rules"]["severity"]
     assert "signed-off-by-missing stays an error: fired on 3 of 41 applied postings" in " ".join(text.split())
+
+
+def test_a_tree_whose_postings_name_the_release_in_progress_takes_fixes(tmp_path, cli):
+    # 2026-03: v7.0 is in its release candidates (data/kernel-releases.tsv), so [PATCH 7.0] is a fix for it.
+    hot = [Posting(f"lab: drv1: fix a crash {i}", tree="lab-hot.git", tag="7.0", when=START + timedelta(days=i))
+           for i in range(3)]
+    data, _, _ = learn(cli, tmp_path, lab_list(24, 0, 0) + hot)
+    tree = next(t for t in data["trees"] if t["name"] == "lab-hot")
+    assert tree["kind"] == "fixes" and "of its postings 3 named the release in progress" in tree["source"]
+    # Near miss: the same tree without release tags has nothing that says fixes.
+    plain = [Posting(f"lab: drv1: fix a crash {i}", tree="lab-hot.git", when=START + timedelta(days=i)) for i in range(3)]
+    data, text, _ = learn(cli, tmp_path, lab_list(24, 0, 0) + plain, name="plain.mbox")
+    assert "lab-hot" not in {t["name"] for t in data.get("trees", ())} or next(
+        t for t in data["trees"] if t["name"] == "lab-hot")["kind"] == "development"

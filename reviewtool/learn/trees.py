@@ -208,6 +208,41 @@ def _parent(home: str) -> str:
     return "/".join(parts[:-1]) + "/" if len(parts) > 1 else ""
 
 
+def release_phases(t: SeenTree) -> Counter:
+    """How many of the tree's postings named a release ([PATCH 6.0], [PATCH v6.1]) that was, when
+    they were sent, in progress ("current": the fixes tree's) or not yet begun ("next")."""
+    from datetime import datetime, timezone
+
+    from ..context.calendar import load_calendar
+    from ..context.reading import _RELEASE_TAG_RE  # the classifier's reading of a release tag
+
+    calendar, _ = load_calendar(None)
+    out: Counter = Counter()
+    for p in t.postings:
+        m = next((m for tag in p.tags if (m := _RELEASE_TAG_RE.match(tag))), None)
+        if m is not None and p.date is not None:
+            phase = calendar.release_phase(f"{int(m.group(1))}.{int(m.group(2))}",
+                                           datetime.fromtimestamp(p.date, timezone.utc))
+            if phase in ("current", "next"):
+                out[phase] += 1
+    return out
+
+
+def _by_release(t: SeenTree) -> str | None:
+    phases = release_phases(t)
+    cur, nxt = phases["current"], phases["next"]
+    if max(cur, nxt) >= 2 and cur != nxt:
+        return "fixes" if cur > nxt else "development"
+    return None
+
+
+def _release_words(t: SeenTree) -> str:
+    phases = release_phases(t)
+    parts = [f"{phases['current']} named the release in progress" if phases["current"] else "",
+             f"{phases['next']} a release not yet begun" if phases["next"] else ""]
+    return "; of its postings " + " and ".join(x for x in parts if x) if any(parts) else ""
+
+
 def _kinds(fam: list[SeenTree], alone: bool) -> None:
     for t in fam:
         k = kind_words(t.name)
@@ -219,6 +254,10 @@ def _kinds(fam: list[SeenTree], alone: bool) -> None:
         nexts = [o for o in fam if o is not t and o.kind == "development" and stem(o.name) == stem(t.name)]
         if nexts:
             t.kind, t.kind_why = "fixes", f"the pair of {nexts[0].name}"
+        elif (k := _by_release(t)) is not None:
+            t.kind, t.kind_why = k, "the releases its postings named, by the release calendar"
+    for t in fam:
+        t.kind_why += _release_words(t)
     unknown = [t for t in fam if not t.kind]
     known = [t for t in fam if t.kind]
     for t in unknown:
@@ -257,6 +296,11 @@ def learn_trees(archive: Archive) -> TreePlan:
             continue
         projects.append(Project(f, fam, home=home))
     for pr in projects:
+        for s, home in list(pr.subtrees):
+            if s.kind and not any(t.kind == s.kind for t in pr.trees):
+                # no tree of its kind to feed: it is one of the project's own (its fixes tree)
+                pr.subtrees.remove((s, home))
+                pr.trees.append(s)
         for t in [t for t in pr.trees if not t.kind]:
             pr.trees.remove(t)
             notes.append(f"left out {t.name}: its kind cannot be told ({len(t.postings)} applied postings, "
