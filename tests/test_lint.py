@@ -229,10 +229,19 @@ def test_checkpatch_absent_is_not_checked_and_present_is_folded_in(cli, lint_rep
         f for f in cp if f["patch"] == 2 and f["rule"] == "checkpatch:EMAIL_SUBJECT")["evidence"])
 
 
-def test_the_profile_follows_where_maintainers_routes_the_files(cli, lint_repo):
-    """No --to, no b4 prep recipients: the profile is the one of the list MAINTAINERS names for
-    the files (netdev@ for drivers/net/), as `check` will choose it for the mail once sent."""
-    repo, _, _ = lint_repo
+def test_the_profile_follows_where_maintainers_routes_the_files(cli, tmp_path):
+    """No --to, no b4 prep recipients, and files no profile claims: the profile is the one of
+    the list MAINTAINERS names for them (b4 prep --auto-to-cc sends there), as `check` will
+    choose it for the mail once sent."""
+    from gitrepo import GitRepo
+
+    repo = GitRepo(tmp_path / "proj")
+    repo.commit("init", {"MAINTAINERS": "FOO MISC\nM:\tFoo Owner <foo@example.org>\nL:\tnetdev@vger.kernel.org\n"
+                                        "S:\tMaintained\nF:\tmisc/foo/\n", "misc/foo/a.c": "int a;\n"})
+    repo.git("checkout", "-q", "-b", "work", "main")
+    repo.git("branch", "--set-upstream-to=main")
+    repo.commit("foo: widen a\n\nWiden a.\n\nSigned-off-by: Jane Dev <jane@example.org>\n",
+                {"misc/foo/a.c": "long a;\n"}, author=("Jane Dev", "jane@example.org"))
     data = lint_json(cli, repo).json
     assert data["series"]["profile"] == "netdev"
     assert data["series"]["profile_reason"].startswith("MAINTAINERS lists netdev@vger.kernel.org")

@@ -25,7 +25,7 @@ def test_without_chromium_and_not_root_the_rest_runs(tmp_path):
         if found := shutil.which(tool):
             (bin_dir / tool).symlink_to(found)
     env = {**os.environ, "PATH": str(bin_dir), "REVIEWTOOL_NO_INSTALL": "1"}
-    res = subprocess.run(["sh", str(ROOT / "tests" / "run.sh"), "-q",
+    res = subprocess.run(["sh", str(ROOT / "tests" / "run.sh"), "-q", "-n0",
                           str(ROOT / "tests" / "test_triage_html.py")],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]

@@ -215,10 +215,9 @@ def test_ready_with_a_repository_checked_that_it_applies(tmp_path, cli):
 
 
 def test_a_ready_series_with_a_tree_doubt_gets_the_verdicts_next_step(tmp_path, cli):
-    """triage and check give one next step: a reviewed wireless-next patch that reads as a fix
-    without a Fixes tag is ready, and the next step is check's "Settle the tree", not "apply it"."""
-    mails = series_mails(1, tree="wireless-next", cover=False, subjects={1: "wifi: foo: fix the bar crash"})
-    mails[0].to = "linux-wireless@vger.kernel.org"
+    """triage and check give one next step: a reviewed net-next patch that reads as a fix is
+    ready, and the next step is check's "Settle the tree", not "apply it"."""
+    mails = series_mails(1, tree="net-next", cover=False, subjects={1: "foo: fix a use-after-free in foo_open"})
     review = reply("Re: " + mails[0].subject, "Reviewed-by: Rita Reviewer <rita@example.org>\n",
                    "20261102100000.1000-0-jane@doubt.example", msgid="rv@rita.example")
     box = write(tmp_path, thread(*mails, domain="doubt.example", start=T0) + "\n" + thread(review, domain="r"))

@@ -21,9 +21,9 @@ class Context:
     calendar: Any = None  # context.calendar: release / merge-window dates
     maintainers: Any = None  # context.maintainers: MAINTAINERS sections and .mailmap
     classification: Any = None  # context.classify.Classification: per-patch fix/development verdicts
+    reply_state: Any = None  # context.reply_state.state_data: what the maintainers' replies settled
     # counter -> (profile name, lists, a path) of another profile that claims all of a patch's files
     foreign: Mapping[int, tuple[str, tuple[str, ...], str]] = field(default_factory=dict)
-    reply_state: Any = None  # context.reply_state.state_data: what the maintainers' replies settled
     now: datetime | None = None
     unavailable: Mapping[str, str] = field(default_factory=dict)  # capability -> why it is missing
     options: Mapping[str, Any] = field(default_factory=dict)  # command-line settings rules may read

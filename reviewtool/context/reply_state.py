@@ -8,11 +8,12 @@ note and triage's status. A form that counts only from someone who applies patch
 or a MAINTAINERS `M:` of the files the series touches (with --repo); otherwise a note says
 whose words were not taken.
 
-The tree a reply names is mapped to a tree by name: the repository or branch it names when that
-is a tree of the profile (or of another shipped profile: a wireless patch sent as [PATCH net] is
-applied to wireless-next.git), else a `-next` branch or repository is the profile's development
-tree and a `-current` or `-fixes` one its fixes tree; otherwise there is no tree, and the
-reply's words are kept as they are (`tree_words`).
+The tree a reply names is the profile's (Profile.tree_named: its trees, their git names, former
+names and the sub-trees that feed them, so "ath-next branch of ath.git" is wireless-next), or
+another shipped profile's (a wireless patch sent as [PATCH net] is applied to wireless-next.git);
+else a `-next` branch or repository is the profile's development tree and a `-current` or
+`-fixes` one its fixes tree; otherwise there is no tree, and the reply's words are kept as they
+are (`tree_words`).
 """
 
 from __future__ import annotations
@@ -38,8 +39,12 @@ def tree_name(action: ReplyAction, profile) -> str | None:
     """The tree that the reply's words name (see the module docstring), or None."""
     from .profiles import shipped_profiles
 
+    words = " ".join(w for w in (action.tree_words, action.branch) if w)
     names = [n.lower() for n in (action.repo, action.branch) if n]
     for p in (profile, *shipped_profiles().values()):  # a wireless patch sent as [PATCH net] names wireless-next
+        named = p.tree_named(words) if words else None  # its trees, their former names and sub-trees
+        if named is not None:
+            return named[0].name
         for n in names:
             if p.tree(n) is not None:
                 return n
