@@ -113,13 +113,18 @@ def test_the_repository_default_may_name_a_file(tmp_path, cli):
 def test_triage_and_lint_take_a_profile_file(tmp_path, cli):
     prof = tmp_path / "lab.toml"
     prof.write_text(ONE)
-    archive = write(tmp_path, thread(*series_mails(2, tree="lab", cover=True,
-                                                   bodies={1: NO_SOB, 2: NO_SOB})), "archive.mbox")
+    # A reply whose patch is not in the archive is read under the file's profile too.
+    orphan = Mail("Re: [PATCH lab] foo: fix baz", "> x\n\nNACK.\n", sender="Mae <mae@example.org>",
+                  in_reply_to="not-in-the-archive@example.org", msgid="orphan@example.org")
+    archive = write(tmp_path, thread(*series_mails(2, tree="lab", cover=True, bodies={1: NO_SOB, 2: NO_SOB}))
+                    + "\n" + thread(orphan), "archive.mbox")
     plain = cli("triage", str(archive), "--format", "json", "--no-store", "--now", "2026-11-03T00:00:00Z")
     assert plain.json["series"][0]["counts"]["errors"] > 0
     res = cli("triage", str(archive), "--format", "json", "--no-store", "--now", "2026-11-03T00:00:00Z",
               "--profile", str(prof))
+    assert res.code == 0, res.err
     assert res.json["series"][0]["profile"] == "lab" and res.json["series"][0]["counts"]["errors"] == 0
+    assert res.json["orphans"]
     repo = kernel_repo(tmp_path / "linux")
     work_branch(repo, fixes_target=add_driver_history(repo))
     lint = cli("lint", "--repo", str(repo.path), "--format", "json", "--profile", str(prof))
