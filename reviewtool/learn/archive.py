@@ -245,7 +245,6 @@ def _pull_requests(heads: list[MailHead], handles: dict) -> Iterable[PullRequest
             yield PullRequest(h.msgid, h.subject, h.date, m.group(1), m.group(2))
 
 
-_DIFF_GIT_RE = re.compile(r"^diff --git a/(\S+) b/(\S+)$", re.M)
 _FIXES_RE = re.compile(r"^Fixes:[ \t]*[0-9a-f]{6,}", re.M | re.I)
 
 
@@ -263,17 +262,18 @@ def _text_of(data: bytes) -> str:
 
 
 def _scan_patches(p: Posting, by_id: dict[str, MailHead], handles: dict) -> None:
-    """The files each patch touches and whether it carries a Fixes tag, read from its text (the
-    first pass needs only these; the review of the second pass reads the rest)."""
+    """The files each patch touches (the index read them: sources/diffsig.py) and, for a posting
+    the maintainers settled, whether each patch carries a Fixes tag (the first pass needs only
+    these; the review of the second pass reads the rest)."""
     for m in p.patches:
         h = by_id.get(m.msgid)
         if h is None:
             continue
-        text = _text_of(_read(h, handles))
-        message, _, _ = text.partition("\n---")
-        p.files[m.counter] = tuple(dict.fromkeys(b for _, b in _DIFF_GIT_RE.findall(text)))
-        if _FIXES_RE.search(message):
-            p.fixes.add(m.counter)
+        p.files[m.counter] = h.paths
+        if p.settled:
+            message, _, _ = _text_of(_read(h, handles)).partition("\n---")
+            if _FIXES_RE.search(message):
+                p.fixes.add(m.counter)
 
 
 def _ancestors(a: ReplyAction) -> list[str]:
