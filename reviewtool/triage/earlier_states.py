@@ -143,6 +143,19 @@ def orphan_state(msgs: Sequence[Message], missing: Sequence[str], profile) -> di
     return state_data(ps, profile) if ps is not None else None
 
 
+_ENCODED = (b"base64", b"quoted-printable")
+
+
+def _may_state(data: bytes) -> bool:
+    """Whether a raw mail may hold a reply form: one of the shipped forms' hint words, or a
+    body we cannot read without decoding it (with a profile's own forms, every mail is read)."""
+    from ..mail.reply_forms import hints, shipped_forms
+
+    words = hints(shipped_forms())
+    low = data.lower()
+    return any(w.encode() in low for w in (words or ())) or any(e in low for e in _ENCODED)
+
+
 def _orphan_profile(msgs: Sequence[Message], opts, profiles):
     from ..context.profile_file import choose
     from ..context.profiles import select_profile
@@ -164,7 +177,11 @@ def orphan_states(orphans, opts) -> dict[str, dict[str, Any]]:
 
     out = {}
     profiles = load_profiles(opts.review.repo) if orphans else {}
+    own_forms = any(p.reply_forms for p in profiles.values())
     for o, raws in zip(orphans, read_refs([o.refs for o in orphans])):
+        raws = raws if own_forms else [r for r in raws if _may_state(r.data)]
+        if not raws:
+            continue  # no reply of the thread holds a word any form needs
         msgs = parse_mails(raws)
         if not msgs:
             continue
