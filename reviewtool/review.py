@@ -136,21 +136,25 @@ def load_series_from_path(path: Path, options: ReviewOptions) -> Series:
 
 
 def build_context(series: Series, options: ReviewOptions) -> tuple[Context, str, tuple[str, ...]]:
-    profiles = load_profiles(options.repo)
+    from .context.profile_file import choose
+
+    config = options.repo_facts.config if options.repo_facts else None
+    choice = choose(load_profiles(options.repo), options.profile, options.repo, config)
     first = series.first
     sent = (first.to + first.cc) if first else ()
     # lint: where MAINTAINERS routes the files (b4 prep --auto-to-cc would send there), after
     # the recipients already configured
     routed = tuple(options.settings.get("routed_recipients") or ())
-    profile, reason = select_profile(profiles, name=options.profile,
+    profile, reason = select_profile(choice.profiles, name=choice.name,
                                      tags=first.subject.tags if first else (), recipients=sent + routed,
                                      repo=options.repo, paths=[f.path for p in series.patches for f in p.diff.files],
-                                     config=options.repo_facts.config if options.repo_facts else None)
+                                     config=config, default=choice.default)
+    reason = choice.reason(reason)
     address = reason.removeprefix("sent to ") if reason.startswith("sent to ") else None
     if address and address in {a.lower() for a in routed} and not any(address in a.lower() for a in sent):
         reason = f"MAINTAINERS lists {address} for the files (b4 prep --auto-to-cc would send there)"
     fields: dict[str, Any] = {"profile": profile, "unavailable": {}, "notes": [], "closers": [],
-                              "foreign": foreign_patches(profiles, profile, series)}
+                              "foreign": foreign_patches(choice.profiles, profile, series)}
     for stage in context_stages():
         stage(series, options, fields)
     notes = tuple(fields.pop("notes"))

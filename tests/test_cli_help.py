@@ -7,7 +7,7 @@ import shlex
 
 import pytest
 
-COMMANDS = ["check", "lint", "triage", "fixes-audit", "b4-check", "rules"]
+COMMANDS = ["check", "lint", "triage", "fixes-audit", "b4-check", "rules", "profile"]
 
 
 def command(name: str):
@@ -16,6 +16,14 @@ def command(name: str):
     from reviewtool.cli import app
 
     return typer.main.get_command(app).commands[name]
+
+
+def _options_of(cmd, words: list[str], name: str) -> set[str]:
+    """The options an example may use: the command's, or for a group (`profile learn`) its subcommand's."""
+    sub = getattr(cmd, "commands", None)
+    if sub and name in words and words.index(name) + 1 < len(words):
+        cmd = sub.get(words[words.index(name) + 1], cmd)
+    return {opt for p in cmd.params for opt in (*p.opts, *p.secondary_opts)}
 
 
 @pytest.mark.parametrize("name", COMMANDS)
@@ -47,9 +55,9 @@ def test_help_examples_use_real_options():
     """An example's options are the command's own: a renamed option cannot leave a stale example."""
     for name in COMMANDS:
         cmd = command(name)
-        known = {opt for p in cmd.params for opt in (*p.opts, *p.secondary_opts)}
         for example in cmd.epilog.split("Examples:\n", 1)[1].split("\n\n")[0].splitlines():
             words = shlex.split(example.split(" #")[0])
+            known = _options_of(cmd, words, name)
             tail = words[words.index(name) + 1:] if name in words else []
             for word in tail:
                 if word.startswith("-"):

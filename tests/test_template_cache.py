@@ -13,7 +13,7 @@ DATA = {"rules": [{"name": "cc-missing", "family": "recipients", "severity": "wa
                    "summary": "Maintainers <b>missing</b>"}],
         "profiles": [{"name": "netdev", "description": "net and net-next", "lists": ["netdev@vger.kernel.org"],
                       "trees": [{"name": "net", "kind": "fixes", "ref": "net/main", "closed_in_merge_window": False}],
-                      "enabled": ["cc-missing"], "disabled": [], "severity": {}}]}
+                      "subtrees": [], "enabled": ["cc-missing"], "disabled": [], "severity": {}, "provenance": []}]}
 
 
 def _render(name: str = "rules.text.j2") -> str:

@@ -190,6 +190,11 @@ _URGENT = {
 }
 
 
+def urgent_signals(r: PatchReading, signals: tuple[str, ...]) -> tuple[str, ...]:
+    """Which of `signals` (the untagged policy's `fixes_when` names) the patch shows."""
+    return tuple(name for name in signals if name in _URGENT and _URGENT[name](r))
+
+
 def _urgent(r: PatchReading, signals: tuple[str, ...]) -> str | None:
     for name in signals:
         why = _URGENT[name](r) if name in _URGENT else None

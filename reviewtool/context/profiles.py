@@ -171,6 +171,10 @@ class Profile:
     disabled: tuple[str, ...] = ()  # rules this project does not want
     settings: dict[str, Any] = field(default_factory=dict)  # max_patches, cover_letter_min, ...
     origin: str = ""  # where the profile was defined (shipped file or repository config)
+    # `[evidence]`: where each setting came from, keyed by the setting ("trees.wireless-next",
+    # "rules.severity.changelog-missing", "settings.max_patches"); `reviewtool profile learn`
+    # writes the counts behind each, `reviewtool rules` shows them
+    evidence: dict[str, str] = field(default_factory=dict)
     # [replies]: forms of the list's own bots (tables as in data/reply-forms.toml, tried first), and
     # who applies patches (addresses): their plain "Applied" or NAK settles a series
     reply_forms: tuple[dict[str, Any], ...] = ()
@@ -377,10 +381,18 @@ def _profile(name: str, data: dict[str, Any], origin: str) -> Profile:
             disabled=_str_list(rules, "disable", origin, name),
             settings=dict(settings),
             origin=origin,
+            evidence=_evidence(data, origin, name),
             **_replies(data.get("replies", {}), origin, name),
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ConfigError(f"{origin}: profile {name!r} is malformed ({exc})") from exc
+
+
+def _evidence(data: dict[str, Any], origin: str, name: str) -> dict[str, str]:
+    table = data.get("evidence", {})
+    if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
+        raise ConfigError(f"{origin}: profile {name!r}: [evidence] must map settings to text")
+    return {str(k): v for k, v in table.items()}
 
 
 def _replies(table: Any, origin: str, name: str) -> dict[str, Any]:
@@ -523,6 +535,7 @@ def _as_data(p: Profile) -> dict[str, Any]:
                           "source": c.source} for c in p.closures],
             "separate_paths": [{"name": g.name, "paths": list(g.paths), "tree": g.tree} for g in p.separate_paths],
             "rules": {"severity": dict(p.severity), "disable": list(p.disabled)}, "settings": dict(p.settings),
+            "evidence": dict(p.evidence),
             "replies": {"forms": list(p.reply_forms), "appliers": list(p.appliers)},
             **({"untagged": {"tree": p.untagged.tree, "fixes_when": list(p.untagged.fixes_when),
                              "source": p.untagged.source}} if p.untagged else {})}
@@ -602,10 +615,15 @@ def _tag_reading(p: Profile, tags: list[str]) -> TreeReading | None:
     return reading if reading is not None and reading.how in ("former", "subtree", "case") else None
 
 
+_FROM_REPO: Any = object()
+
+
 def select_profile(profiles: dict[str, Profile], *, name: str | None, tags: Iterable[str],
                    recipients: Iterable[str], repo: Path | None = None, config: Any = None,
-                   paths: Iterable[str] = ()) -> tuple[Profile, str]:
-    """(profile, why it was chosen); see the module docstring for the order."""
+                   paths: Iterable[str] = (), default: Any = _FROM_REPO) -> tuple[Profile, str]:
+    """(profile, why it was chosen); see the module docstring for the order. `default`, when
+    given, is the (name, where it was set) that stands for the repository's default (a profile
+    file the caller has read: context/profile_file.py)."""
     if name:
         if name not in profiles:
             raise ConfigError(f"unknown profile {name!r} (known: {', '.join(sorted(profiles))})")
@@ -624,7 +642,7 @@ def select_profile(profiles: dict[str, Profile], *, name: str | None, tags: Iter
                 return owner[0], (f"the files it touches are {owner[0].name}'s ({owner[1]}); its subject tag "
                                   f"[{theirs.written}] reads there as {theirs.spec.name}")
         return p, f"subject tag [{reading.written}]"
-    default = repo_default_profile(repo, config)
+    default = repo_default_profile(repo, config) if default is _FROM_REPO else default
     if default is not None:
         if default[0] not in profiles:
             raise ConfigError(f"{default[1]} names unknown profile {default[0]!r} "

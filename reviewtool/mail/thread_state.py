@@ -91,16 +91,23 @@ def _named(refs: tuple[PatchRef, ...], patches: Sequence[PostingPatch]) -> dict[
     return out
 
 
-def _targets(a: Answer, patches: Sequence[PostingPatch]) -> dict[int, bool]:
-    """{counter: applied?} for the patches `a` settles."""
+def targets(a: Answer, patches: Sequence[PostingPatch]) -> dict[int, PatchRef | None]:
+    """{counter: the entry of the reply's list that names it, None when the reply settles the
+    mail it answers} for the patches `a` settles (what the maintainers' tools listed as the
+    commit, with the subject it got, is in the entry)."""
     real = sorted(p.counter for p in patches if p.counter > 0)
     if a.action.patches:
         named = _named(a.action.patches, patches)
         if named:
-            return {c: ref.applied for c, ref in named.items()}
+            return dict(named)
     if a.counter and a.counter in real:
-        return {a.counter: True}
-    return {c: True for c in real}
+        return {a.counter: None}
+    return {c: None for c in real}
+
+
+def _targets(a: Answer, patches: Sequence[PostingPatch]) -> dict[int, bool]:
+    """{counter: applied?} for the patches `a` settles."""
+    return {c: ref.applied if ref is not None else True for c, ref in targets(a, patches).items()}
 
 
 def settle(patches: Sequence[PostingPatch], answers: Sequence[Answer]) -> PostingState | None:

@@ -159,14 +159,16 @@ def _may_state(data: bytes) -> bool:
 
 
 def _orphan_profile(msgs: Sequence[Message], opts, profiles):
+    from ..context.profile_file import choose
     from ..context.profiles import select_profile
     from ..model.subject import parse_subject
     from ..sources.files import header
 
     first = msgs[0]
-    return select_profile(profiles, name=opts.review.profile,
-                          tags=parse_subject(header(first, "Subject")).tags,
-                          recipients=[header(first, "To"), header(first, "Cc")], repo=opts.review.repo)[0]
+    choice = choose(profiles, opts.review.profile, opts.review.repo)  # --profile may name a file
+    return select_profile(choice.profiles, name=choice.name, tags=parse_subject(header(first, "Subject")).tags,
+                          recipients=[header(first, "To"), header(first, "Cc")], repo=opts.review.repo,
+                          default=choice.default)[0]
 
 
 def orphan_states(orphans, opts) -> dict[str, dict[str, Any]]:

@@ -315,3 +315,12 @@ def group_archive(heads: Iterable[MailHead]) -> Grouping:
     groups = [SeriesGroup(**{**g.__dict__, "key": i}) for i, g in enumerate(groups)]
     orphans.sort(key=lambda o: (o.date or 0.0, o.msgid))
     return Grouping(series=groups, orphans=orphans, other_threads=other, messages=len(heads))
+
+
+def patch_families(heads: Iterable[MailHead]) -> list[list[_Thread]]:
+    """The archive's patch threads by series family (each family's threads oldest first), by the
+    same three steps as group_archive: for readers that want every revision, not the newest
+    (`reviewtool profile learn` learns from the revision the maintainers applied)."""
+    threads = _threads(list(heads))
+    fams = _families(_join_unthreaded([t for t in threads if t.patches]))
+    return [sorted(f, key=lambda t: (t.top, t.newest_patch_date())) for f in fams]

@@ -4,9 +4,10 @@
   rules and their registry, the profiles' TOML, context, parsers, the release calendar), and the
   versions of b4, unidiff and Python. A rule changed on any branch gives other keys: nothing
   another build reviewed is ever reused.
-- the options that reach the review: --profile, --select, --ignore, --repo, --tree and the link
-  base the entry's links are made from, b4's settings in git config (b4 builds the series), and
-  the resource limits (REVIEWTOOL_MAX_*: a series over one is kept as "could not be reviewed").
+- the options that reach the review: --profile (a profile file: its bytes too), --select,
+  --ignore, --repo, --tree and the link base the entry's links are made from, b4's settings in
+  git config (b4 builds the series), and the resource limits (REVIEWTOOL_MAX_*: a series over one
+  is kept as "could not be reviewed").
   --now, --stale-days, --sort, --status, --jobs and the format are applied at report time and
   are not part of it.
 - the mails: each one's bytes (a digest taken while the archive is indexed) and how it is read
@@ -64,8 +65,10 @@ def package_digest(package: Path) -> str:
 
 def options_digest(opts) -> str:
     """The options (triage.entry.TriageOptions) that reach a review or its stored entry."""
+    from ..context.profile_file import option_digest
+
     r = opts.review
-    parts = [code_digest(), r.profile or "", str(Path(r.repo).resolve()) if r.repo else "",
+    parts = [code_digest(), option_digest(r.profile), str(Path(r.repo).resolve()) if r.repo else "",
              *sorted(f"tree={k}={v}" for k, v in r.trees.items()), *(f"select={s}" for s in r.select),
              *(f"ignore={s}" for s in r.ignore), *sorted(f"set={k}={v!r}" for k, v in r.settings.items()),
              f"link={opts.link_base}", _b4_settings(), f"limits={limits()!r}"]
@@ -116,6 +119,7 @@ def repo_state(repo: Path | None) -> str:
             h.update(objects_digest(objects))
     for name in _WORK_TREE_FILES:
         h.update(name.encode() + _file_digest(Path(repo) / name))
+    h.update(_default_profile_file(Path(repo)))
     return "repo:" + h.hexdigest()
 
 
@@ -151,6 +155,22 @@ def objects_digest(objects: Path, depth: int = 0) -> bytes:
         except OSError:
             pass
     return h.digest()
+
+
+def _default_profile_file(repo: Path) -> bytes:
+    """The bytes of the profile file the repository's default names, if it names one."""
+    from ..context.profile_file import names_a_file
+    from ..context.profiles import repo_default_profile
+    from ..errors import ReviewtoolError
+
+    try:
+        default = repo_default_profile(repo)
+    except ReviewtoolError:
+        return b"-"
+    if default is None or not names_a_file(default[0]):
+        return b""
+    target = Path(default[0]).expanduser()
+    return _file_digest(target if target.is_absolute() else repo / target)
 
 
 def _file_digest(path: Path) -> bytes:

@@ -1,0 +1,308 @@
+"""A list archive as `profile learn` reads it: the postings (one revision of one series each), the
+pull requests, and what the maintainers' replies say became of each posting.
+
+The archive is indexed as `triage` indexes it (sources/index.py: headers only, the bytes stay in
+the file) and grouped into series families by triage's rules (triage/group.py). Replies are read
+by the reply-forms reader (mail/replies.py); a reply is tied to the posting whose mail it answers
+(In-Reply-To, else the nearest References entry that is a posting's mail), and to the patches it
+names (by counter, else by summary: the maintainers' tools list the commits as applied, with
+the subject the commit got).
+"""
+
+from __future__ import annotations
+
+import email
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Iterable
+
+from ..mail.replies import ReplyAction, read_reply, read_reply_text
+from ..mail.reply_forms import hints, shipped_forms
+from ..mail.thread_state import Answer, PostingPatch, settle, targets
+from ..model.subject import normalized_summary, parse_subject
+from ..sources.index import MailHead, MailRef, index_inputs, raw_mail
+
+SENT_BACK = ("changes-requested", "rejected", "nak")
+_ENCODED_RE = re.compile(rb"^content-transfer-encoding:[ \t]*(base64|quoted-printable)", re.I | re.M)
+_MULTIPART_RE = re.compile(rb"^content-type:[ \t]*multipart", re.I | re.M)
+_PULL_RE = re.compile(r"\bpull\b|\bgit pull\b|pull[- ]request", re.I)
+_PULL_URL_RE = re.compile(r"are available in the [Gg]it repository at:\s*\n\s*(\S+)(?:[ \t]+(\S+))?")
+
+
+@dataclass(frozen=True)
+class PatchMail:
+    counter: int
+    msgid: str
+    subject: str
+    summary: str  # normalized (parse_subject's summary, lower case)
+
+
+@dataclass
+class Applied:
+    """One patch the maintainers applied: where, by whom, when, and the subject its commit got."""
+
+    action: ReplyAction
+    commit_subject: str | None = None
+
+
+@dataclass
+class Posting:
+    """One revision of one series, as posted: the mails of its thread, and what became of it."""
+
+    key: int
+    msgid: str  # the cover letter, else the first patch
+    subject: str
+    sender: str
+    date: float | None
+    revision: int
+    expected: int
+    tags: tuple[str, ...]
+    rfc: bool
+    pull: bool
+    patches: tuple[PatchMail, ...]  # counter >= 1, in order
+    cover: PatchMail | None
+    refs: tuple[MailRef, ...]  # what a review reads: this thread, and earlier revisions' threads
+    applied: dict[int, Applied] = field(default_factory=dict)  # counter -> how it was applied
+    sent_back: list[ReplyAction] = field(default_factory=list)
+    deferred: list[ReplyAction] = field(default_factory=list)
+    edited: bool = False  # a commit subject differs from the posted one
+    files: dict[int, tuple[str, ...]] = field(default_factory=dict)  # counter -> the files its diff touches
+    fixes: set[int] = field(default_factory=set)  # counters of the patches carrying a Fixes: tag
+
+    @property
+    def settled(self) -> bool:
+        return bool(self.applied or self.sent_back or self.deferred)
+
+    @property
+    def applied_whole(self) -> bool:
+        return bool(self.patches) and all(p.counter in self.applied for p in self.patches)
+
+    @property
+    def tree_words(self) -> str | None:
+        words = [a.action.tree_words for a in self.applied.values() if a.action.tree_words]
+        return max(set(words), key=words.count) if words else None
+
+
+@dataclass(frozen=True)
+class PullRequest:
+    """A `git request-pull` mail: the repository and tag it asks to pull, and who pulled it where."""
+
+    msgid: str
+    subject: str
+    date: float | None
+    url: str
+    ref: str | None
+    applied_to: str | None = None  # the tree words of the reply that says it was pulled
+
+
+@dataclass
+class Archive:
+    messages: int
+    span: tuple[float, float] | None  # the first and last mail's dates
+    postings: list[Posting]
+    pulls: list[PullRequest]
+    actions: list[ReplyAction]
+    untrusted: list[ReplyAction]  # plain-words replies from people who send no proving form
+    unmatched: int  # replies that settle no posting of the archive
+    labels: tuple[str, ...]
+    senders: frozenset[str] = frozenset()  # every From address: a list address sends nothing
+
+
+def _patch_mail(h: MailHead) -> tuple[PatchMail, object]:
+    s = parse_subject(h.subject)
+    return PatchMail(s.counter if s.counter is not None else 1, h.msgid, h.subject, normalized_summary(s)), s
+
+
+def _postings(families: list, start: int) -> list[Posting]:
+    out: list[Posting] = []
+    for fam in families:
+        earlier: list[MailRef] = []
+        for t in fam:
+            for rev in sorted(t.revisions):
+                mails = [(h, s) for h, s in t.patches if s.revision == rev]
+                by_counter: dict[int, PatchMail] = {}
+                for h, s in sorted(mails, key=lambda m: (m[1].counter or 1, m[0].date or 0.0)):
+                    pm, _ = _patch_mail(h)
+                    counter = s.counter if s.counter is not None else 1
+                    by_counter.setdefault(counter, pm)  # the first posting of a counter; a resend is later
+                first_h = min(mails, key=lambda m: (m[1].counter if m[1].counter is not None else 1,
+                                                    m[0].date or 0.0))[0]
+                first_s = parse_subject(first_h.subject)
+                cover = by_counter.pop(0, None)
+                expected = max((s.expected or 1 for _, s in mails), default=1)
+                refs = tuple(sorted({*earlier, *(h.ref for h in t.heads)}, key=lambda r: (r.path, r.offset)))
+                out.append(Posting(key=start + len(out), msgid=first_h.msgid, subject=first_h.subject,
+                                   sender=first_h.sender, date=first_h.date, revision=rev, expected=expected,
+                                   tags=first_s.tags, rfc=first_s.rfc, pull=first_s.pull,
+                                   patches=tuple(by_counter[c] for c in sorted(by_counter)), cover=cover, refs=refs))
+            earlier += [h.ref for h in t.heads]
+    return out
+
+
+def read_archive(paths: list[Path], scratch: Path, on_mail: Callable[[], None] | None = None,
+                 skipped: list[str] | None = None) -> Archive:
+    """Index the inputs, group their postings, read every reply and tie it to what it settles."""
+    from ..triage.group import patch_families
+
+    heads = []
+    for h in index_inputs(paths, scratch, skipped):
+        heads.append(h)
+        if on_mail:
+            on_mail()
+    postings = _postings(patch_families(heads), 0)
+    by_mail: dict[str, tuple[Posting, int]] = {}
+    for p in postings:
+        for m in ((p.cover,) if p.cover else ()) + p.patches:
+            by_mail.setdefault(m.msgid, (p, m.counter))
+    handles: dict[str, object] = {}
+    try:
+        actions = list(_replies(heads, handles))
+        pulls = list(_pull_requests(heads, handles))
+    finally:
+        for fh in handles.values():
+            fh.close()
+        handles.clear()
+    appliers = {a.by.email for a in actions if a.state == "applied" and a.trust == "form"}
+    trusted = [a for a in actions if not a.needs_applier or a.by.email in appliers]
+    untrusted = [a for a in actions if a.needs_applier and a.by.email not in appliers]
+    unmatched = 0
+    pull_by_id = {pr.msgid: i for i, pr in enumerate(pulls)}
+    answers: dict[int, list[Answer]] = {}
+    for a in trusted:
+        target = _answered(a, by_mail)
+        if target is None:
+            i = next((pull_by_id[m] for m in _ancestors(a) if m in pull_by_id), None)
+            if i is not None and a.state == "applied":
+                pulls[i] = PullRequest(**{**pulls[i].__dict__, "applied_to": a.tree_words})
+            else:
+                unmatched += 1
+            continue
+        answers.setdefault(target[0].key, []).append(Answer(a, target[1]))
+    for p in postings:
+        if p.key in answers:
+            _settle(p, answers[p.key])
+    by_id = {h.msgid: h for h in heads}
+    try:
+        for p in postings:  # every posting: paths that are applied without a reply show only here
+            _scan_patches(p, by_id, handles)
+    finally:
+        for fh in handles.values():
+            fh.close()
+    dates = [h.date for h in heads if h.date is not None]
+    return Archive(messages=len(heads), span=(min(dates), max(dates)) if dates else None, postings=postings,
+                   pulls=pulls, actions=trusted, untrusted=untrusted, unmatched=unmatched,
+                   labels=tuple(str(p) for p in paths), senders=frozenset(_address(h.sender) for h in heads))
+
+
+def _read(h: MailHead, handles: dict) -> bytes:
+    fh = handles.get(h.ref.path) or handles.setdefault(h.ref.path, open(h.ref.path, "rb"))
+    return raw_mail(h.ref, fh).data
+
+
+def _replies(heads: list[MailHead], handles: dict) -> Iterable[ReplyAction]:
+    """Every reply that states an action. A mail holding none of the forms' hint words (and not
+    encoded, where the words could hide) is never parsed."""
+    words = tuple(w.encode() for w in (hints(shipped_forms()) or ()))
+    for h in heads:
+        if not h.parents:
+            continue
+        s = parse_subject(h.subject)
+        if s.is_patch and not s.reply:
+            continue
+        data = _read(h, handles)
+        head, _, body = data.partition(b"\n\n")
+        plain = not _ENCODED_RE.search(head) and not _MULTIPART_RE.search(head)
+        if plain and words and not any(w in body.lower() for w in words):
+            continue
+        if plain:  # the index read its headers already: no mail parser for the body
+            action = read_reply_text(sender=h.sender, date=_when(h.date), body=body.decode("utf-8", "replace"),
+                                     msgid=h.msgid, in_reply_to=h.in_reply_to, references=h.parents)
+        else:
+            action = read_reply(email.message_from_bytes(data))  # compat32: the fast parser
+        if action is not None:
+            yield action
+
+
+def _address(sender: str) -> str:
+    from email.utils import parseaddr
+
+    return parseaddr(sender)[1].lower()
+
+
+def _when(ts: float | None) -> datetime | None:
+    return datetime.fromtimestamp(ts, timezone.utc) if ts is not None else None
+
+
+def _pull_requests(heads: list[MailHead], handles: dict) -> Iterable[PullRequest]:
+    for h in heads:
+        if h.in_reply_to or parse_subject(h.subject).reply or not _PULL_RE.search(h.subject):
+            continue
+        text = _read(h, handles).decode("utf-8", "replace")
+        m = _PULL_URL_RE.search(text)
+        if m:
+            yield PullRequest(h.msgid, h.subject, h.date, m.group(1), m.group(2))
+
+
+_FIXES_RE = re.compile(r"^Fixes:[ \t]*[0-9a-f]{6,}", re.M | re.I)
+
+
+def _text_of(data: bytes) -> str:
+    head, _, body = data.partition(b"\n\n")
+    if not _ENCODED_RE.search(head) and not _MULTIPART_RE.search(head):
+        return body.decode("utf-8", "replace")
+    msg = email.message_from_bytes(data)
+    for part in msg.walk():
+        if part.get_content_type() == "text/plain":
+            payload = part.get_payload(decode=True)
+            if isinstance(payload, bytes):
+                return payload.decode("utf-8", "replace")
+    return ""
+
+
+def _scan_patches(p: Posting, by_id: dict[str, MailHead], handles: dict) -> None:
+    """The files each patch touches (the index read them: sources/diffsig.py) and, for a posting
+    the maintainers settled, whether each patch carries a Fixes tag (the first pass needs only
+    these; the review of the second pass reads the rest)."""
+    for m in p.patches:
+        h = by_id.get(m.msgid)
+        if h is None:
+            continue
+        p.files[m.counter] = h.paths
+        if p.settled:
+            message, _, _ = _text_of(_read(h, handles)).partition("\n---")
+            if _FIXES_RE.search(message):
+                p.fixes.add(m.counter)
+
+
+def _ancestors(a: ReplyAction) -> list[str]:
+    out = [a.in_reply_to] if a.in_reply_to else []
+    return out + [r for r in reversed(a.references) if r not in out]
+
+
+def _answered(a: ReplyAction, by_mail: dict[str, tuple[Posting, int]]) -> tuple[Posting, int] | None:
+    return next((by_mail[m] for m in _ancestors(a) if m in by_mail), None)
+
+
+def _settle(p: Posting, answers: list[Answer]) -> None:
+    """What the trusted replies settled (mail/thread_state.py): the posting's state, and for each
+    patch applied in the end the reply that applied it, with the subject its commit got."""
+    mails = [PostingPatch(m.msgid, m.counter, m.subject) for m in ((p.cover,) if p.cover else ()) + p.patches]
+    state = settle(mails, answers)
+    if state is None:
+        return
+    if state.state in SENT_BACK:
+        p.sent_back = [a for a in state.replies if a.state == state.state]
+    elif state.state == "deferred":
+        p.deferred = [a for a in state.replies if a.state == "deferred"]
+    by_counter = {m.counter: m for m in p.patches}
+    for answer in sorted(answers, key=lambda x: x.action.date.timestamp() if x.action.date else 0):
+        if answer.action.state != "applied":
+            continue
+        for c, ref in targets(answer, mails).items():
+            if c in state.applied and c in by_counter:
+                p.applied[c] = Applied(answer.action, ref.subject if ref is not None else None)
+    for c, applied in p.applied.items():
+        if applied.commit_subject and normalized_summary(parse_subject(applied.commit_subject)) != by_counter[c].summary:
+            p.edited = True

@@ -1,0 +1,189 @@
+"""A project's conventions, learned from the postings its maintainers applied: the first pass.
+
+Each learner adds to a LearnedProfile the settings it can back, with the counts behind them, and
+says what it left out. This pass (`from_headers`) needs only the archive's headers, the replies
+and the files each patch touches: the trees, paths (paths.py), tree tags and aliases, where
+untagged patches go, required prefixes (prefixes.py), the merge window and the appliers. The
+second (habits.py, severities.py) reads the reviews of facts.py.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from datetime import datetime, timezone
+
+from ..context.profiles import UNTAGGED_SIGNALS, shipped_profiles
+from .archive import Archive, Posting
+from .evidence import share, span, top
+from .model import LearnedProfile
+from .paths import learn_paths
+from .prefixes import learn_prefixes
+from .trees import Project, SeenTree, TreePlan, tree_evidence
+
+MIN_POSTINGS = 20  # a share of fewer applied postings backs no convention
+ALIAS_MIN = 2
+ALIAS_SHARE = 0.8
+UNTAGGED_SHARE = 0.5
+WINDOW_MIN = 3  # applied postings sent in a merge window that show the tree takes them
+
+_RELEASE_RE = re.compile(r"^(v?\d|for-v?\d|-?stable$|rfc)", re.I)
+
+
+def _tags(p: Posting) -> list[str]:
+    return [t for t in p.tags if not _RELEASE_RE.match(t)]
+
+
+def _tree_names(project: Project) -> dict[str, SeenTree]:
+    names = {t.name.lower(): t for t in project.trees}
+    names.update({s.name.lower(): project.fed(s) for s, _ in project.subtrees})
+    return names
+
+
+def learn_tags(lp: LearnedProfile, project: Project) -> None:
+    """Tree names as posters write them, the aliases they use, and where untagged postings go."""
+    postings = [p for p in project.postings if p.applied]
+    names = _tree_names(project)
+    written: dict[str, Counter] = defaultdict(Counter)
+    alias_votes: dict[str, Counter] = defaultdict(Counter)
+    untagged: list[Posting] = []
+    for p in postings:
+        main = project.main_tree(p)
+        tags = _tags(p)
+        hit = [t for t in tags if t.lower() in names]
+        for t in hit:
+            written[t.lower()][t] += 1
+        for t in tags:
+            if t.lower() not in names and main is not None:
+                alias_votes[t.lower()][main.name] += 1
+        if not hit and not any(t.lower() in alias_votes for t in tags if alias_votes[t.lower()]):
+            untagged.append(p)
+    for tree in lp.trees:
+        forms = written.get(tree["name"].lower())
+        if forms:
+            form, n = forms.most_common(1)[0]
+            if form != tree["name"] and n * 2 > sum(forms.values()):
+                old = tree["name"]
+                for other in lp.trees + lp.subtrees:
+                    for key in ("pair", "feeds"):
+                        if other.get(key) == old:
+                            other[key] = form
+                tree["name"] = form
+                tree["source"] += f"; posters write [{form}] ({n} postings)"
+    aliases = {}
+    for tag, votes in sorted(alias_votes.items()):
+        tree, n = votes.most_common(1)[0]
+        total = sum(votes.values())
+        if n >= ALIAS_MIN and n >= ALIAS_SHARE * total:
+            aliases[tag] = _written_name(lp, tree)
+            lp.note(f"tree_aliases.{tag}", f"{n} of {total} applied postings tagged [{tag}] went to {aliases[tag]}")
+    lp.tree_aliases = aliases
+    untagged = [p for p in postings if not any(t.lower() in names or t.lower() in aliases for t in _tags(p))]
+    lp.untagged_postings = untagged
+    if len(postings) < MIN_POSTINGS:
+        lp.left_out.append(f"where untagged patches go: {len(postings)} applied postings, fewer than {MIN_POSTINGS}")
+        return
+    if len(untagged) < UNTAGGED_SHARE * len(postings):
+        lp.note("untagged", f"{share(len(postings) - len(untagged), len(postings))} applied postings name a tree "
+                            "in the subject: posters pick the tree")
+        return
+    dest = Counter(t.name for p in untagged if (t := project.main_tree(p)) is not None)
+    if not dest:
+        return
+    tree, n = dest.most_common(1)[0]
+    lp.untagged = {"tree": _written_name(lp, tree), "fixes_when": list(UNTAGGED_SIGNALS),
+                   "source": (f"{share(len(untagged), len(postings))} applied postings name no tree; {n} of the "
+                              f"{len(untagged)} untagged went to {tree} (or a sub-tree feeding it): the "
+                              "maintainers pick the tree")}
+
+
+def _written_name(lp: LearnedProfile, tree: str) -> str:
+    for t in lp.trees:
+        if t["name"].lower() == tree.lower() or t.get("_seen") == tree:
+            return t["name"]
+    return tree
+
+
+def learn_trees_into(lp: LearnedProfile, project: Project, plan: TreePlan) -> None:
+    fixes = [t for t in project.trees if t.kind == "fixes"]
+    dev = [t for t in project.trees if t.kind == "development"]
+    for t in project.trees:
+        pair = None
+        others = dev if t.kind == "fixes" else fixes
+        same = [o for o in others if o.family == t.family]
+        if len(same) == 1 or len(others) == 1:
+            pair = (same or others)[0].name
+        entry = {"name": t.name, "kind": t.kind, "git": t.git, "_seen": t.name, "source": tree_evidence(t)}
+        if pair:
+            entry["pair"] = pair
+        lp.trees.append(entry)
+    for s, home in project.subtrees:
+        fed = project.fed(s)
+        lp.subtrees.append({"name": s.name, "feeds": fed.name, "git": s.git, "paths": [home],
+                            "source": tree_evidence(s) + f"; its patches' files lie under {home}"})
+    for note in plan.notes:
+        lp.left_out.append(note)
+
+
+def learn_merge_window(lp: LearnedProfile, project: Project) -> None:
+    """Whether a development tree takes patches posted in the merge window (queued for after -rc1)."""
+    from ..context.calendar import load_calendar
+
+    calendar, _ = load_calendar(None)
+    for tree in lp.trees:
+        if tree["kind"] != "development":
+            continue
+        seen = next(t for t in project.trees if t.name == tree["_seen"])
+        feeders = [s for s, _ in project.subtrees if project.fed(s) is seen]
+        postings = [p for t in [seen, *feeders] for p in t.postings if p.date is not None]
+        states = [(p, calendar.state_at(datetime.fromtimestamp(p.date, timezone.utc))) for p in postings]
+        windows = [(p, s) for p, s in states if s.status == "closed"]
+        versions = sorted({s.window_version for _, s in windows if s.window_version})
+        key = f"trees.{tree['name']}.closed_in_merge_window"
+        if len(windows) >= WINDOW_MIN:
+            tree["closed_in_merge_window"] = False
+            lp.note(key, f"{len(windows)} of {len(postings)} applied postings were posted in the merge window "
+                         f"(of {', '.join('v' + v for v in versions)}) and applied: it queues them")
+        elif len(postings) >= MIN_POSTINGS and sum(1 for _, s in states if s.status != "closed") >= MIN_POSTINGS \
+                and _windows_in(calendar, postings) and not windows:
+            tree["closed_in_merge_window"] = True
+            lp.note(key, f"none of {len(postings)} applied postings was posted in a merge window the archive spans")
+        else:
+            lp.left_out.append(f"whether {tree['name']} takes patches in the merge window: "
+                               f"{len(windows)} applied postings posted in one")
+
+
+def _windows_in(calendar, postings: list[Posting]) -> bool:
+    dates = sorted(p.date for p in postings if p.date is not None)
+    if not dates:
+        return False
+    first = datetime.fromtimestamp(dates[0], timezone.utc)
+    last = datetime.fromtimestamp(dates[-1], timezone.utc)
+    return any(b.kind == "release" and first <= b.earliest <= last for b in calendar.boundaries)
+
+
+def learn_appliers(lp: LearnedProfile, project: Project) -> None:
+    by: Counter = Counter(a.action.by.email for p in project.postings for a in p.applied.values())
+    if not by:
+        return
+    lp.appliers = sorted(by, key=lambda a: (-by[a], a))
+    lp.note("replies.appliers", f"who applied the {sum(by.values()):,} applied patches: {top(dict(by), 5)}")
+
+
+def from_headers(project: Project, plan: TreePlan, archive: Archive, name: str,
+                 posted: list[Posting] = ()) -> LearnedProfile:
+    """`posted`: the archive's postings that belong to this project (by tag or layout), applied or not."""
+    lp = LearnedProfile(name=name)
+    learn_trees_into(lp, project, plan)
+    learn_paths(lp, project, list(posted))
+    learn_tags(lp, project)
+    learn_prefixes(lp, project)
+    learn_merge_window(lp, project)
+    learn_appliers(lp, project)
+    applied = [p for p in project.postings if p.applied]
+    lp.postings = len(applied)
+    trees = ", ".join(t["name"] for t in lp.trees)
+    lp.description = (f"learned from {len(applied):,} applied postings ({span(p.date for p in applied)}): "
+                      f"{trees}" + (f"; sub-trees {', '.join(s['name'] for s in lp.subtrees)}" if lp.subtrees else ""))
+    lp.settings = dict(shipped_profiles()["generic"].settings)
+    return lp

@@ -1,0 +1,327 @@
+"""The trees a list's maintainers apply to, learned from their replies: names, kinds, pairs, the
+sub-trees that feed them, and the projects a list carries.
+
+- A tree is what an "applied" reply names ("wireless-next.git", "ath-next branch of ath.git",
+  "bluetooth/bluez.git (master)"); a posting goes to the tree most of its replies name.
+- A tree that takes the pull requests of another is upstream (netdev/net.git pulls
+  wireless.git): it is another list's, and what it applied teaches nothing about this one.
+- Trees form families: the branches of one repository (ath.git's ath-next and ath-current), or one
+  name with and without a kind word (wireless, wireless-next). A family's home is the deepest
+  directory holding nine tenths of the files its applied patches touch.
+- Families with the shallowest homes are projects; a family whose home lies where a project's
+  patches go (drivers/net/wireless/ath/ under drivers/net/wireless/) is a set of sub-trees
+  feeding it; any other family is a project of its own (BlueZ beside the kernel's Bluetooth trees).
+- A tree's kind comes from the words of its name (next, fixes, current), else its pair (the
+  plain name beside a -next one takes fixes), else its Fixes tags (the tree whose patches carry
+  more of them), else it is its project's only tree (development: it takes everything).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .archive import Archive, Posting, PullRequest
+from .evidence import share, span, table, top
+
+HOME_SHARE = 0.9  # a family's home holds this share of its files
+UNDER_SHARE = 0.05  # a project's files under a family's parent directory that make it a sub-tree family
+_SPLIT_RE = re.compile(r"[-_/]")
+
+
+def kind_words(name: str) -> str | None:
+    tokens = set(_SPLIT_RE.split(name.lower()))
+    words = table()["kinds"]
+    if tokens & set(words["development"]) or name.lower().endswith("next"):
+        return "development"
+    if tokens & set(words["fixes"]):
+        return "fixes"
+    return None
+
+
+def stem(name: str) -> str:
+    """A repository's name without its kind words: wireless-next -> wireless, iwlwifi-fixes -> iwlwifi."""
+    words = table()["kinds"]
+    kind = set(words["development"]) | set(words["fixes"])
+    parts = [p for p in _SPLIT_RE.split(name.lower()) if p and p not in kind]
+    return "-".join(parts) or name.lower()
+
+
+@dataclass
+class SeenTree:
+    name: str
+    repo: str
+    git: str
+    family: str
+    branch_of: bool  # "X branch of Y.git": a branch of another repository
+    words: Counter = field(default_factory=Counter)  # the tree as replies write it
+    postings: list[Posting] = field(default_factory=list)
+    appliers: Counter = field(default_factory=Counter)
+    pulled: Counter = field(default_factory=Counter)  # upstream tree -> pull requests it took from this one
+    kind: str | None = None
+    kind_why: str = ""
+
+    @property
+    def patches(self) -> int:
+        return sum(len(p.applied) for p in self.postings)
+
+    @property
+    def with_fixes(self) -> int:
+        return sum(1 for p in self.postings for c in p.applied if c in p.fixes)
+
+
+@dataclass
+class Project:
+    stem: str
+    trees: list[SeenTree]  # the project's own trees (one family)
+    subtrees: list[tuple[SeenTree, str]] = field(default_factory=list)  # (sub-tree, the home it takes)
+    home: str = ""
+
+    @property
+    def postings(self) -> list[Posting]:
+        return [p for t in self.trees + [s for s, _ in self.subtrees] for p in t.postings]
+
+    def tree_of(self, p: Posting) -> SeenTree | None:
+        return next((t for t in self.trees if p in t.postings), None)
+
+    def fed(self, sub: SeenTree) -> SeenTree | None:
+        """The project tree a sub-tree feeds: the one of its kind."""
+        return next((t for t in self.trees if t.kind == (sub.kind or "development")), None) or (
+            self.trees[0] if self.trees else None)
+
+    def main_tree(self, p: Posting) -> SeenTree | None:
+        """The project tree a posting ends in (through a sub-tree, the tree that sub-tree feeds)."""
+        own = self.tree_of(p)
+        if own is not None:
+            return own
+        sub = next((s for s, _ in self.subtrees if p in s.postings), None)
+        return self.fed(sub) if sub is not None else None
+
+
+@dataclass
+class TreePlan:
+    projects: list[Project]
+    upstream: dict[str, SeenTree]  # trees left out: they pull this list's trees
+    untreed: list[Posting]  # applied, but no reply named the tree
+    notes: list[str]
+
+    def project_of(self, p: Posting) -> Project | None:
+        return next((pr for pr in self.projects if p in pr.postings), None)
+
+
+def _tree_id(action) -> tuple[str, str, str, bool] | None:
+    """(name, repo, git, branch_of) of the tree a reply names, or None when it names none."""
+    repo, branch = (action.repo or "").lower(), (action.branch or "").lower()
+    if not repo or repo in ("the", "my", "this"):
+        return None
+    branch_of = bool(action.tree_words and " branch of " in action.tree_words)
+    if branch and branch not in ("master", "main") and (branch_of or repo in branch):
+        name = branch
+    elif branch and branch not in ("master", "main"):
+        name = f"{repo}/{branch}"
+    else:
+        name = repo
+    return name, repo, f"{repo}.git", branch_of
+
+
+def _seen(archive: Archive) -> tuple[dict[str, SeenTree], list[Posting]]:
+    trees: dict[str, SeenTree] = {}
+    untreed = []
+    for p in archive.postings:
+        if not p.applied:
+            continue
+        ids = Counter(i for a in p.applied.values() if (i := _tree_id(a.action)) is not None)
+        if not ids:
+            untreed.append(p)
+            continue
+        (name, repo, git, branch_of), _ = ids.most_common(1)[0]
+        t = trees.get(name) or trees.setdefault(name, SeenTree(name, repo, git, repo if branch_of else stem(repo),
+                                                               branch_of))
+        t.postings.append(p)
+        for a in p.applied.values():
+            if a.action.tree_words and _tree_id(a.action) == (name, repo, git, branch_of):
+                t.words[a.action.tree_words] += 1
+            t.appliers[a.action.by.email] += 1
+    return trees, untreed
+
+
+def _pull_source(pr: PullRequest, trees: dict[str, SeenTree]) -> SeenTree | None:
+    base = pr.url.rstrip("/").rsplit("/", 1)[-1].lower()
+    base = base if base.endswith(".git") else base + ".git"
+    return next((t for t in trees.values() if t.git == base and not t.branch_of), None)
+
+
+def _upstream(trees: dict[str, SeenTree], pulls: list[PullRequest]) -> dict[str, SeenTree]:
+    from ..mail.replies import tree_parts
+
+    out = {}
+    for pr in pulls:
+        if pr.applied_to is None:
+            continue
+        src = _pull_source(pr, trees)
+        repo, branch = tree_parts(pr.applied_to)
+        target = next((t for t in trees.values() if t.repo == (repo or "").lower()), None)
+        if src is not None and target is not None and target is not src:
+            target.pulled[src.name] += 1
+            out[target.name] = target
+    return out
+
+
+def _files(postings: list[Posting]) -> Counter:
+    c: Counter = Counter()
+    for p in postings:
+        for counter in p.applied or p.files:
+            for f in p.files.get(counter, ()):
+                c[f] += 1
+    return c
+
+
+def home_of(files: Counter) -> str:
+    """The deepest directory holding HOME_SHARE of the files ("" for the top)."""
+    total = sum(files.values())
+    if not total:
+        return ""
+    best = ""
+    while True:
+        below: Counter = Counter()
+        depth = best.count("/")
+        for f, n in files.items():
+            parts = f.split("/")
+            if f.startswith(best) and len(parts) > depth + 1:
+                below["/".join(parts[:depth + 1]) + "/"] += n
+        if not below:
+            return best
+        d, n = below.most_common(1)[0]
+        if n < HOME_SHARE * total:
+            return best
+        best = d
+
+
+def _under(files: Counter, prefix: str) -> float:
+    total = sum(files.values())
+    return sum(n for f, n in files.items() if f.startswith(prefix)) / total if total else 0.0
+
+
+def _parent(home: str) -> str:
+    parts = home.rstrip("/").split("/")
+    return "/".join(parts[:-1]) + "/" if len(parts) > 1 else ""
+
+
+def release_phases(t: SeenTree) -> Counter:
+    """How many of the tree's postings named a release ([PATCH 6.0], [PATCH v6.1]) that was, when
+    they were sent, in progress ("current": the fixes tree's) or not yet begun ("next")."""
+    from datetime import datetime, timezone
+
+    from ..context.calendar import load_calendar
+    from ..context.reading import _RELEASE_TAG_RE  # the classifier's reading of a release tag
+
+    calendar, _ = load_calendar(None)
+    out: Counter = Counter()
+    for p in t.postings:
+        m = next((m for tag in p.tags if (m := _RELEASE_TAG_RE.match(tag))), None)
+        if m is not None and p.date is not None:
+            phase = calendar.release_phase(f"{int(m.group(1))}.{int(m.group(2))}",
+                                           datetime.fromtimestamp(p.date, timezone.utc))
+            if phase in ("current", "next"):
+                out[phase] += 1
+    return out
+
+
+def _by_release(t: SeenTree) -> str | None:
+    phases = release_phases(t)
+    cur, nxt = phases["current"], phases["next"]
+    if max(cur, nxt) >= 2 and cur != nxt:
+        return "fixes" if cur > nxt else "development"
+    return None
+
+
+def _release_words(t: SeenTree) -> str:
+    phases = release_phases(t)
+    parts = [f"{phases['current']} named the release in progress" if phases["current"] else "",
+             f"{phases['next']} a release not yet begun" if phases["next"] else ""]
+    return "; of its postings " + " and ".join(x for x in parts if x) if any(parts) else ""
+
+
+def _kinds(fam: list[SeenTree], alone: bool) -> None:
+    for t in fam:
+        k = kind_words(t.name)
+        if k:
+            t.kind, t.kind_why = k, f"'{t.name}' says {'new work' if k == 'development' else 'fixes'}"
+    for t in fam:
+        if t.kind:
+            continue
+        nexts = [o for o in fam if o is not t and o.kind == "development" and stem(o.name) == stem(t.name)]
+        if nexts:
+            t.kind, t.kind_why = "fixes", f"the pair of {nexts[0].name}"
+        elif (k := _by_release(t)) is not None:
+            t.kind, t.kind_why = k, "the releases its postings named, by the release calendar"
+    for t in fam:
+        t.kind_why += _release_words(t)
+    unknown = [t for t in fam if not t.kind]
+    known = [t for t in fam if t.kind]
+    for t in unknown:
+        rate = t.with_fixes / t.patches if t.patches else 0.0
+        others = [(o.with_fixes / o.patches, o) for o in known if o.patches]
+        if others and t.patches >= 5:
+            r, o = others[0]
+            t.kind = "fixes" if rate > r else "development"
+            t.kind_why = (f"{share(t.with_fixes, t.patches)} of its patches carry a Fixes tag, "
+                          f"{share(o.with_fixes, o.patches)} of {o.name}'s")
+        elif alone and len(fam) == 1:
+            t.kind, t.kind_why = "development", "its project's only tree: it takes everything"
+
+
+def learn_trees(archive: Archive) -> TreePlan:
+    trees, untreed = _seen(archive)
+    upstream = _upstream(trees, archive.pulls)
+    notes = [f"left out {u.name}: it pulls {', '.join(sorted(u.pulled))} (another list's tree; "
+             f"{len(u.postings)} applied posting{'s' if len(u.postings) != 1 else ''} there not learned from)"
+             for u in upstream.values()]
+    own = {k: t for k, t in trees.items() if k not in upstream}
+    families: dict[str, list[SeenTree]] = {}
+    for t in own.values():
+        families.setdefault(t.family, []).append(t)
+    homes = {f: home_of(_files([p for t in fam for p in t.postings])) for f, fam in families.items()}
+    order = sorted(families, key=lambda f: (homes[f].count("/"), -sum(len(t.postings) for t in families[f]), f))
+    projects: list[Project] = []
+    for f in order:
+        fam = sorted(families[f], key=lambda t: (-len(t.postings), t.name))
+        home = homes[f]
+        host = next((pr for pr in projects if home.count("/") >= 2 and home.count("/") > pr.home.count("/")
+                     and _under(_files(pr.postings), _parent(home)) >= UNDER_SHARE), None)
+        _kinds(fam, alone=host is None)
+        if host is not None:
+            host.subtrees += [(t, home) for t in fam]
+            continue
+        projects.append(Project(f, fam, home=home))
+    for pr in projects:
+        for s, home in list(pr.subtrees):
+            if s.kind and not any(t.kind == s.kind for t in pr.trees):
+                # no tree of its kind to feed: it is one of the project's own (its fixes tree)
+                pr.subtrees.remove((s, home))
+                pr.trees.append(s)
+        for t in [t for t in pr.trees if not t.kind]:
+            pr.trees.remove(t)
+            notes.append(f"left out {t.name}: its kind cannot be told ({len(t.postings)} applied postings, "
+                         "no kind word in its name, no pair)")
+        for s, home in list(pr.subtrees):
+            if not s.kind and len(s.postings) < 3:
+                pr.subtrees.remove((s, home))
+                notes.append(f"left out sub-tree {s.name}: its kind cannot be told from {len(s.postings)} postings")
+    projects = [pr for pr in projects if pr.trees]
+    # The list's own project first (the file's default, named after the list): the one most
+    # postings were applied in, the kernel's layout before another's.
+    from .paths import kernel_layout, project_paths
+
+    projects.sort(key=lambda pr: (-len([p for p in pr.postings if p.applied]),
+                                  not kernel_layout(project_paths([p for p in pr.postings if p.applied])[0])))
+    return TreePlan(projects, upstream, untreed, notes)
+
+
+def tree_evidence(t: SeenTree) -> str:
+    words = ", ".join(f"'{w}'" for w, _ in t.words.most_common(2))
+    fixes = (f"; {t.with_fixes} of its {t.patches:,} patches ({round(100 * t.with_fixes / t.patches)}%) carry a "
+             "Fixes tag") if t.patches else ""
+    return (f"{len(t.postings)} applied posting{'s' if len(t.postings) != 1 else ''} ({span(p.date for p in t.postings)}) whose replies name {words}, "
+            f"by {top(dict(t.appliers), 2)}; {t.kind}: {t.kind_why}{fixes}")

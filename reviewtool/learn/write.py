@@ -1,0 +1,140 @@
+"""The learned profile as TOML that reviewtool reads like a shipped profile, each setting with its
+evidence as a comment above it (and in the `[evidence]` table, which `reviewtool rules --profile
+FILE` shows). One project: the shipped form; several (BlueZ beside the kernel's Bluetooth trees):
+one `[profiles.NAME]` table each, the first the file's default."""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from datetime import date
+from typing import Any
+
+from .model import LearnedProfile
+
+_BARE_KEY_RE = re.compile(r"[A-Za-z0-9_-]+")
+WIDTH = 100
+
+
+def value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return str(v)
+    if isinstance(v, date):
+        return v.isoformat()
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{key(k)} = {value(x)}" for k, x in v.items()) + " }"
+    return json.dumps(str(v), ensure_ascii=False)
+
+
+def key(k: str) -> str:
+    return k if _BARE_KEY_RE.fullmatch(k) else json.dumps(k, ensure_ascii=False)
+
+
+def comment(text: str, indent: str = "") -> list[str]:
+    return [indent + "# " + line for line in textwrap.wrap(" ".join(text.split()), WIDTH - 2 - len(indent))] if text else []
+
+
+class _Out:
+    def __init__(self, table_prefix: str):
+        self.lines: list[str] = []
+        self.prefix = table_prefix
+
+    def blank(self) -> None:
+        if self.lines and self.lines[-1]:
+            self.lines.append("")
+
+    def table(self, name: str, array: bool = False) -> None:
+        self.blank()
+        full = f"{self.prefix}{name}" if name else self.prefix.rstrip(".")
+        self.lines.append(f"[[{full}]]" if array else f"[{full}]")
+
+    def set(self, k: str, v: Any, why: str = "") -> None:
+        self.lines += comment(why)
+        self.lines.append(f"{key(k)} = {value(v)}")
+
+
+def _profile(out: _Out, lp: LearnedProfile, top_level: bool) -> None:
+    if not top_level:
+        out.table("")  # [profiles.NAME]
+    if top_level:
+        out.set("name", lp.name)
+    out.set("description", lp.description)
+    if lp.lists:
+        out.set("lists", lp.lists, lp.evidence.get("lists", ""))
+    if lp.paths:
+        out.set("paths", lp.paths, lp.evidence.get("paths", ""))
+    out.set("select_by_files", lp.select_by_files, lp.evidence.get("select_by_files", ""))
+    for t in lp.trees:
+        out.table("trees", array=True)
+        out.lines += comment(t["source"])
+        for k in ("name", "kind", "pair", "git"):
+            if t.get(k) is not None:
+                out.set(k, t[k])
+        if "closed_in_merge_window" in t:
+            out.set("closed_in_merge_window", t["closed_in_merge_window"],
+                    lp.evidence.get(f"trees.{t['name']}.closed_in_merge_window", ""))
+        out.set("source", t["source"])
+    for s in lp.subtrees:
+        out.table("subtrees", array=True)
+        out.lines += comment(s["source"])
+        for k in ("name", "feeds", "git", "paths", "source"):
+            if s.get(k) is not None:
+                out.set(k, s[k])
+    for r in lp.required_prefixes:
+        out.table("required_prefixes", array=True)
+        out.lines += comment(r["source"])
+        for k in ("prefix", "since", "noted_since", "paths", "exempt", "source"):
+            if r.get(k) is not None:
+                out.set(k, r[k])
+    if lp.tree_aliases:
+        out.table("tree_aliases")
+        for tag, tree in lp.tree_aliases.items():
+            out.set(tag, tree, lp.evidence.get(f"tree_aliases.{tag}", ""))
+    if lp.untagged is not None:
+        out.table("untagged")
+        out.lines += comment(lp.untagged["source"])
+        out.set("tree", lp.untagged["tree"])
+        out.set("fixes_when", lp.untagged["fixes_when"], lp.evidence.get("untagged.fixes_when", ""))
+        out.set("source", lp.untagged["source"])
+    out.table("rules")
+    for name in lp.disable:
+        out.lines += comment(f"{name}: {lp.evidence.get(f'rules.disable.{name}', '')}")
+    out.set("disable", lp.disable)
+    out.table("rules.severity")
+    for name, sev in lp.severity.items():
+        out.set(name, sev, lp.evidence.get(f"rules.severity.{name}", ""))
+    out.table("settings")
+    for name, v in lp.settings.items():
+        out.set(name, v, lp.evidence.get(f"settings.{name}", "not learned: the generic default"))
+    if lp.appliers:
+        out.table("replies")
+        out.set("appliers", lp.appliers, lp.evidence.get("replies.appliers", ""))
+    out.table("evidence")
+    out.lines += comment("Where each setting came from, as `reviewtool rules --profile FILE` shows it.")
+    for k, why in lp.evidence.items():
+        out.set(k, why)
+
+
+def render(profiles: list[LearnedProfile], header: list[str]) -> str:
+    """The TOML text of the learned profiles (the first is the default), under `header` lines."""
+    lines = [ln for text in header for ln in comment(text)] or []
+    for lp in profiles:
+        for what, items in (("Left out for want of evidence", lp.left_out),
+                            ("What the maintainers sent back", lp.objections)):
+            if items:
+                lines.append(f"#\n# {lp.name}: {what}:")
+                lines += [ln for item in items for ln in comment("- " + item)]
+    top = len(profiles) == 1
+    if not top:
+        lines += ["", f"profile = {value(profiles[0].name)}"]
+    for lp in profiles:
+        out = _Out("" if top else f"profiles.{lp.name}.")
+        lines.append("")
+        _profile(out, lp, top)
+        lines += out.lines
+    return "\n".join(lines) + "\n"
