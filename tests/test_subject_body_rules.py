@@ -344,3 +344,15 @@ def test_a_garbled_cover_letter_subject_keeps_its_version(tmp_path, check_json):
     (found,) = hits(res, "subject-format", 0)
     assert found["message"] == "the cover letter's subject is garbled: the prefix bracket is never closed"
     assert res.json["verdict"]["patches"][0]["declared"] == "net"
+
+
+def test_a_message_that_is_only_an_aside(tmp_path, check_json):
+    res = check_json(single(tmp_path, "[PATCH net-next] net: foo: drop the msg.dev assignment",
+                            patch_body(message="(foo_submit() does not read this field.)"), name="aside.mbox"))
+    (hit,) = [f for f in res.json["findings"] if f["rule"] == "commit-message-missing"]
+    assert hit["severity"] == "info" and "only an aside in parentheses" in hit["message"]
+    # A sentence with a remark in parentheses is a description.
+    res = check_json(single(tmp_path, "[PATCH net-next] net: foo: drop the msg.dev assignment",
+                            patch_body(message="Drop the assignment (foo_submit() does not read it)."),
+                            name="sentence.mbox"))
+    assert not [f for f in res.json["findings"] if f["rule"] == "commit-message-missing"]

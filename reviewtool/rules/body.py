@@ -35,6 +35,7 @@ _FIXES_IN_PROSE_RE = re.compile(r"^\s*Fixes:\s*(commit\s+)?[0-9a-f]{5,}", re.I)
 _TINY_CHANGE = 3  # changed lines up to which a subject alone can say it all (a device ID, a typo)
 
 
+
 def _description_lines(p: Patch) -> list[tuple[int, str]]:
     """(line number, text) of the commit message above the trailer block, in-body headers excluded."""
     parts = split_commit_message("\n".join(p.message_lines))
@@ -57,7 +58,7 @@ def commit_message_missing(series, ctx):
     problem is, why this change fixes it and how. Even a one-line fix needs a sentence; a reviewer
     cannot judge a change whose reason is not written down.
     A change of up to three lines (a new device ID, say) is a note: maintainers apply those when
-    the subject says it all.
+    the subject says it all. So is a message that is only a remark in parentheses.
     Source: kernel submitting-patches ("Describe your changes"); checkpatch COMMIT_MESSAGE.
     Bad:
       [PATCH net] net: foo: fix leak
@@ -82,7 +83,14 @@ def commit_message_missing(series, ctx):
     for p in series.patches:
         if p.subject.pull or not p.diff.has_diff:
             continue
-        if not any(line.strip() for _, line in _description_lines(p)):
+        described = " ".join(line.strip() for _, line in _description_lines(p) if line.strip())
+        if described and _is_aside(described):
+            # "(spi_message_add_tail() does not access this field.)": a remark, not a description.
+            yield Hit(f"the commit message is only an aside in parentheses: {described[:80]!r}", patch=p.counter,
+                      evidence=(p.subject.raw, described[:160]), severity=Severity.INFO,
+                      advice="Say what the patch changes and why, as sentences of their own, above the trailers.")
+            continue
+        if not described:
             size = p.diff.insertions + p.diff.deletions
             tiny = bool(p.diff.files) and size <= _TINY_CHANGE
             yield Hit(("the commit message has no description, only trailers" if p.trailers else
@@ -90,6 +98,19 @@ def commit_message_missing(series, ctx):
                       patch=p.counter, evidence=(p.subject.raw,), severity=Severity.INFO if tiny else None,
                       advice="Add a paragraph saying what is wrong, why, and how this patch fixes it, "
                              "above the trailers.")
+
+
+def _is_aside(text: str) -> bool:
+    """The whole text is one remark in parentheses: `(foo() does not read this field.)`."""
+    text = text.rstrip(".").strip()
+    if len(text) < 2 or text[0] != "(" or text[-1] != ")":
+        return False
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and i < len(text) - 1:
+            return False  # the first parenthesis closes before the end: "(a) and (b)"
+    return depth == 0
 
 
 def _dump_paragraph_lines(lines: list[tuple[int, str]]) -> set[int]:
