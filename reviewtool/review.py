@@ -117,7 +117,8 @@ def load_series(source: str, options: ReviewOptions, fetch: Any = None) -> Serie
 def load_series_from_path(path: Path, options: ReviewOptions) -> Series:
     from .model.b4adapter import build_series
     from .model.own import plain_series
-    from .sources.files import load_messages, message_id_of, parse_mails
+    from .mail.headers import message_id_of
+    from .sources.files import load_messages, parse_mails
     from .sources.narrow import narrow
     from .sources.threads import heads_of, select_thread, series_outside, skipped_note
 

@@ -77,7 +77,8 @@ def test_binary_rename_delete_and_long_subject(repo):
 @pytest.mark.parametrize("with_cover", [False, True])
 def test_streamed_mails_are_the_mails_parse_mails_reads(repo, with_cover):
     """range_mails parses while git writes; the result is what the whole output parses to."""
-    from reviewtool.sources.files import RawMail, header, parse_mails
+    from reviewtool.mail.headers import header
+    from reviewtool.sources.files import RawMail, parse_mails
     from reviewtool.sources.gitrange import _fill_cover, _split_format_patch
     import subprocess
 

@@ -48,8 +48,8 @@ def read_stdin_mails(data: bytes) -> list[RawMail]:
 
 def patch_mails(msgs) -> list[tuple[int, bytes]]:
     """(counter, bytes) of every patch mail (not cover letters, not replies), for checkpatch."""
-    from ..model.subject import parse_subject
-    from ..sources.files import header
+    from ..mail.subject import parse_subject
+    from ..mail.headers import header
 
     out = []
     for m in msgs:

@@ -17,12 +17,13 @@ from email.message import EmailMessage
 
 from ..errors import InputError, LimitError
 from ..limits import limits
-from ..sources.files import header, message_id_of, quarantine_bad_headers
-from ..sources.threads import is_patch_mail, msg_date, split_reposts
+from ..mail.headers import header, message_id_of, msg_date, quarantine_bad_headers
+from ..mail.message import is_patch_mail
+from ..mail.subject import normalized_summary, parse_subject
+from ..sources.threads import split_reposts
 from .assemble import duplicate_counters, make_patch, make_series, person
 from .patchid import patch_ids
 from .series import Patch, Reply, Series
-from .subject import normalized_summary, parse_subject
 from .trailers import find_reply_trailers, make_trailer
 
 _LOCK = threading.Lock()

@@ -29,8 +29,9 @@ from urllib.parse import quote, unquote, urlsplit
 
 from ..errors import FetchError, InputError
 from ..model.series import Series
-from ..model.subject import parse_subject
-from .files import header, message_id_of, parse_mails, split_mbox
+from ..mail.headers import header, message_id_of
+from ..mail.subject import parse_subject
+from .files import parse_mails, split_mbox
 from .lorecache import DEFAULT_TTL_S, ThreadCache
 
 LORE_DEFAULT = "https://lore.kernel.org/all/%s"

@@ -40,7 +40,7 @@ def read_msgid_file(path: Path) -> list[str]:
 
 def write_mboxrd(msgs: list[EmailMessage], target: Path) -> Path:
     """Fetched messages as an mboxrd file (`From ` lines in bodies quoted, as public-inbox does)."""
-    from ..sources.files import MAIL_POLICY
+    from ..mail.headers import MAIL_POLICY
 
     with open(target, "ab") as out:
         for msg in msgs:
@@ -62,7 +62,7 @@ def fetch_msgids(msgids: list[str], scratch: Path, fetch, on_done: Callable[[str
     """Every thread named, through `check`'s fetch path (server selection, cache, --offline), into
     one mbox; a thread already fetched for an earlier message-id is not fetched again."""
     from ..sources import lore
-    from ..sources.files import message_id_of
+    from ..mail.headers import message_id_of
     from ..sources.lorecache import ThreadCache
 
     server = _server(fetch)
