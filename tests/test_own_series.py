@@ -109,7 +109,7 @@ def test_stream_split_equals_whole_split_at_any_block_size(repo, monkeypatch, si
     """Separator lines cut between blocks, mails smaller and larger than a block: same mails."""
     import subprocess
 
-    from reviewtool.context.gitbatch import GitRunner
+    from reviewtool.sources.gitbatch import GitRunner
     from reviewtool.sources import gitrange
 
     data = subprocess.run(["git", "-C", str(repo.path), "format-patch", "--stdout", "main..work"],
@@ -121,7 +121,7 @@ def test_stream_split_equals_whole_split_at_any_block_size(repo, monkeypatch, si
 
 def test_a_failing_stream_says_what_git_said(repo):
     """format-patch's complaint (read from its stderr file after the stream) is the error."""
-    from reviewtool.context.gitbatch import GitRunner
+    from reviewtool.sources.gitbatch import GitRunner
     from reviewtool.errors import RepositoryError
 
     with pytest.raises(RepositoryError, match="git format-patch failed: fatal: ambiguous argument 'nosuch..HEAD'"):

@@ -100,7 +100,7 @@ def b4_check(
     findings = [f for f in review.findings if not (partial and f.patch is None)]
     not_checked = [f"{n.rule}: {n.reason}" for n in review.not_checked]
     if checkpatch:
-        from ..context.checkpatch import run_checkpatch
+        from ..checkpatch import run_checkpatch
 
         found, missing = run_checkpatch(path, patch_mails(msgs))
         findings += found

@@ -98,7 +98,7 @@ _OPTIONS = None
 def _init(options) -> None:
     global _OPTIONS
     _OPTIONS = options
-    from ..model.b4adapter import init_b4
+    from ..sources.b4fetch import init_b4
     from ..review import context_stages
     from ..rules.registry import all_rules
 

@@ -51,7 +51,7 @@ def write_mboxrd(msgs: list[EmailMessage], target: Path) -> Path:
 
 
 def _server(fetch):
-    from ..model.b4fetch import b4_midmask
+    from ..sources.b4fetch import b4_midmask
     from ..sources import lore
 
     return lore.select_server(lore.MessageRef(""), fetch, lore.git_config_loreurl, b4_midmask)
@@ -86,7 +86,7 @@ def fetch_msgids(msgids: list[str], scratch: Path, fetch, on_done: Callable[[str
 
 def search(query: str, scratch: Path, fetch) -> Path:
     """The threads matching a public-inbox search on the configured server, as one mbox."""
-    from ..model.b4fetch import search_mbox
+    from ..sources.b4fetch import search_mbox
 
     if fetch.offline:
         raise InputError("--query asks the archive server; it cannot be used with --offline")

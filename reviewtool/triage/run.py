@@ -103,7 +103,7 @@ def _init_worker(opts: TriageOptions, warm: bool) -> None:
     _WORKER_OPTS = opts
     if not warm:
         return
-    from ..model.b4adapter import init_b4
+    from ..sources.b4fetch import init_b4
     from ..review import context_stages
     from ..rules.registry import all_rules
 
