@@ -100,7 +100,7 @@ def prefetch_context(repo: Path, facts: Any) -> None:
 def load_series(source: str, options: ReviewOptions, fetch: Any = None) -> Series:
     """A local path is read as mail; a message-id or archive URL is fetched (sources/lore.py,
     `fetch` is its FetchOptions); anything else is reported as a missing file."""
-    from .sources.lore import FetchOptions, fetch_series, parse_ref
+    from .sources.lore import FetchOptions, parse_ref
 
     fetch = fetch or FetchOptions()
     path = Path(source)
@@ -117,7 +117,8 @@ def load_series(source: str, options: ReviewOptions, fetch: Any = None) -> Serie
 def load_series_from_path(path: Path, options: ReviewOptions) -> Series:
     from .model.b4adapter import build_series
     from .model.own import plain_series
-    from .sources.files import load_messages, message_id_of, parse_mails
+    from .mail.headers import message_id_of
+    from .sources.files import load_messages, parse_mails
     from .sources.narrow import narrow
     from .sources.threads import heads_of, select_thread, series_outside, skipped_note
 
@@ -133,6 +134,47 @@ def load_series_from_path(path: Path, options: ReviewOptions) -> Series:
     heads = heads_of(msgs) + (narrowed.outside if narrowed is not None else [])
     note = skipped_note(series_outside(heads, chosen))
     return replace(series, notes=series.notes + (note,)) if note else series
+
+
+def fetch_series(ref, review_options: ReviewOptions, options) -> Series:
+    """Fetch the thread of `ref` (a sources.lore.MessageRef; `options` its FetchOptions) and build
+    its series exactly as for a local file."""
+    import dataclasses
+
+    from .errors import InputError
+    from .mail.headers import header, message_id_of
+    from .mail.subject import parse_subject
+    from .model.b4adapter import build_series
+    from .sources.b4fetch import b4_midmask
+    from .sources.lore import (ThreadCache, add_newer_revisions, git_config_loreurl, load_thread, message_url,
+                               newest_revision, select_server)
+    from .sources.threads import select_thread
+
+    if options.offline and options.latest:
+        raise InputError("--latest searches the server for newer revisions; it cannot be used with --offline")
+    server = select_server(ref, options, git_config_loreurl, b4_midmask)
+    msgs, notes = load_thread(ref, server, options, ThreadCache())
+    url = message_url(server.base, ref.msgid)
+    asked = next(m for m in msgs if message_id_of(m) == ref.msgid)
+    asked_subject = parse_subject(header(asked, "Subject"))
+    given = select_thread(msgs, review_options.msgid or ref.msgid, url)
+    selected = given
+    if options.latest:
+        msgs, latest_notes = add_newer_revisions(msgs, server, options)
+        notes += latest_notes
+        selected = select_thread(msgs, review_options.msgid, url) if len(msgs) > len(given) else given
+    series = build_series(selected, revision=review_options.revision, source=url)
+    if not asked_subject.is_patch or asked_subject.reply:
+        notes.append(f"<{ref.msgid}> is a reply ({header(asked, 'Subject')[:80]!r}), not a patch; "
+                     f"reviewed the series it belongs to, <{series.msgid}>")
+    if options.latest:
+        old = newest_revision(given)
+        if series.revision > old:
+            notes.append(f"--latest: reviewed v{series.revision} <{series.msgid}>, the newest revision "
+                         f"found on {server.base}; the message given belongs to v{old}")
+        elif not any(n.startswith("--latest") for n in notes):
+            notes.append(f"--latest: no revision newer than v{old} found on {server.base}")
+    return dataclasses.replace(series, notes=series.notes + tuple(notes)) if notes else series
 
 
 def build_context(series: Series, options: ReviewOptions) -> tuple[Context, str, tuple[str, ...]]:

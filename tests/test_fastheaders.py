@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewtool.sources.fastheaders import simple_address_text, simple_header_text
+from reviewtool.mail.fastheaders import simple_address_text, simple_header_text
 from reviewtool.sources.files import read_raw_mails
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -129,7 +129,8 @@ def test_header_reader_reads_as_header_does():
     """One pass over a mail's headers (header_reader) gives header()'s text for every name, on
     every mail of the corpus, for names present, repeated and absent."""
     from conftest import CORPUS
-    from reviewtool.sources.files import header, header_reader, load_messages
+    from reviewtool.mail.headers import header, header_reader
+    from reviewtool.sources.files import load_messages
 
     names = ("From", "To", "Cc", "Subject", "Date", "Message-ID", "In-Reply-To", "References", "X-Absent",
              "Content-Type", "received")
@@ -153,8 +154,9 @@ def test_simple_mailboxes_are_what_getaddresses_gives():
     from email.utils import getaddresses
 
     from conftest import CORPUS
-    from reviewtool.sources.fastheaders import simple_mailboxes
-    from reviewtool.sources.files import header, load_messages
+    from reviewtool.mail.fastheaders import simple_mailboxes
+    from reviewtool.mail.headers import header
+    from reviewtool.sources.files import load_messages
 
     values = ["Jane Dev <jane@example.org>", "a@b.c", "<a@b.c>", "A B <a@b.c>, c@d.e,  <f@g.h>", "x", "",
               '"Dev, Jane" <j@e.org>', "Jane (the dev) <j@e.org>", "a@b.c,", ", a@b.c"]
@@ -208,8 +210,8 @@ ODD_MAILS = [
 def test_fast_message_parse_equals_the_email_package_on_odd_mails(data):
     import email
 
-    from reviewtool.sources.fastheaders import message_from_bytes
-    from reviewtool.sources.files import MAIL_POLICY
+    from reviewtool.mail.fastheaders import message_from_bytes
+    from reviewtool.mail.headers import MAIL_POLICY
 
     _same_message(message_from_bytes(data, MAIL_POLICY), email.message_from_bytes(data, policy=MAIL_POLICY))
 
@@ -219,8 +221,9 @@ def test_fast_message_parse_equals_the_email_package_on_the_corpus(monkeypatch):
     import email
 
     from conftest import CORPUS
-    from reviewtool.sources import fastheaders
-    from reviewtool.sources.files import MAIL_POLICY, read_raw_mails
+    from reviewtool.mail import fastheaders
+    from reviewtool.mail.headers import MAIL_POLICY
+    from reviewtool.sources.files import read_raw_mails
 
     full = email.message_from_bytes
     fallbacks = []

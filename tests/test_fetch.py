@@ -84,7 +84,7 @@ def test_server_order_lore_url_then_url_then_git_config_then_b4_then_lore(monkey
     def pick(ref, options=FetchOptions()):
         return select_server(ref, options, git_config_loreurl, b4_midmask)
 
-    from reviewtool.model.b4fetch import b4_midmask
+    from reviewtool.sources.b4fetch import b4_midmask
 
     # real git configuration: both keys set, through git's environment
     monkeypatch.setenv("GIT_CONFIG_COUNT", "2")

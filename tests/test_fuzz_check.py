@@ -14,7 +14,7 @@ from conftest import CORPUS, FIXTURES
 import hardening
 
 from reviewtool.model.diff import parse_basement
-from reviewtool.model.subject import parse_subject
+from reviewtool.mail.subject import parse_subject
 from reviewtool.model.trailers import parse_person, split_commit_message
 
 SEEDS = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in (".mbox", ".gz"))

@@ -18,7 +18,8 @@ from conftest import CORPUS
 from mailfactory import series_mails, thread, write
 
 from reviewtool.sources import files
-from reviewtool.sources.files import header, load_messages
+from reviewtool.mail.headers import header
+from reviewtool.sources.files import load_messages
 
 NF = CORPUS / "netfilter-devel"
 RFC_SERIES = NF / "rfc-nf-next-ct-helper-0-2.mbox"  # mboxrd; its cover letter has a `>From ` line

@@ -77,7 +77,8 @@ def test_binary_rename_delete_and_long_subject(repo):
 @pytest.mark.parametrize("with_cover", [False, True])
 def test_streamed_mails_are_the_mails_parse_mails_reads(repo, with_cover):
     """range_mails parses while git writes; the result is what the whole output parses to."""
-    from reviewtool.sources.files import RawMail, header, parse_mails
+    from reviewtool.mail.headers import header
+    from reviewtool.sources.files import RawMail, parse_mails
     from reviewtool.sources.gitrange import _fill_cover, _split_format_patch
     import subprocess
 
@@ -108,7 +109,7 @@ def test_stream_split_equals_whole_split_at_any_block_size(repo, monkeypatch, si
     """Separator lines cut between blocks, mails smaller and larger than a block: same mails."""
     import subprocess
 
-    from reviewtool.context.gitbatch import GitRunner
+    from reviewtool.sources.gitbatch import GitRunner
     from reviewtool.sources import gitrange
 
     data = subprocess.run(["git", "-C", str(repo.path), "format-patch", "--stdout", "main..work"],
@@ -120,7 +121,7 @@ def test_stream_split_equals_whole_split_at_any_block_size(repo, monkeypatch, si
 
 def test_a_failing_stream_says_what_git_said(repo):
     """format-patch's complaint (read from its stderr file after the stream) is the error."""
-    from reviewtool.context.gitbatch import GitRunner
+    from reviewtool.sources.gitbatch import GitRunner
     from reviewtool.errors import RepositoryError
 
     with pytest.raises(RepositoryError, match="git format-patch failed: fatal: ambiguous argument 'nosuch..HEAD'"):

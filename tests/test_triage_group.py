@@ -68,8 +68,8 @@ def test_index_gives_the_bytes_check_reads_for_every_corpus_file(tmp_path):
 
 def test_index_headers_are_what_the_parser_sees(tmp_path):
     """The streaming index reads headers itself (fast); it must see what `check` sees."""
-    from reviewtool.sources.files import header, message_id_of
-    from reviewtool.sources.threads import msg_date
+    from reviewtool.mail.headers import header, message_id_of
+    from reviewtool.mail.headers import msg_date
 
     compared = 0
     for path in corpus_mail_files():

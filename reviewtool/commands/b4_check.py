@@ -48,8 +48,8 @@ def read_stdin_mails(data: bytes) -> list[RawMail]:
 
 def patch_mails(msgs) -> list[tuple[int, bytes]]:
     """(counter, bytes) of every patch mail (not cover letters, not replies), for checkpatch."""
-    from ..model.subject import parse_subject
-    from ..sources.files import header
+    from ..mail.subject import parse_subject
+    from ..mail.headers import header
 
     out = []
     for m in msgs:
@@ -100,7 +100,7 @@ def b4_check(
     findings = [f for f in review.findings if not (partial and f.patch is None)]
     not_checked = [f"{n.rule}: {n.reason}" for n in review.not_checked]
     if checkpatch:
-        from ..context.checkpatch import run_checkpatch
+        from ..checkpatch import run_checkpatch
 
         found, missing = run_checkpatch(path, patch_mails(msgs))
         findings += found

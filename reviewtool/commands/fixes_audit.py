@@ -23,7 +23,7 @@ from ..context.profiles import load_profiles
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
 from ..model.fixes import fixes_of
 from ..model.series import Patch, Series
-from ..model.subject import parse_subject
+from ..mail.subject import parse_subject
 from ..model.trailers import split_commit_message
 from ..render.audit import Audit, render_audit
 from ..render.output import emit

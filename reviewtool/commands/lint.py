@@ -58,7 +58,7 @@ def _lint_series(repo: Path, series, mails: RangeMails | None, directory: Path |
                                            repo_facts=mails.facts if mails else options.repo_facts))
     findings, not_checked = list(review.findings), list(review.not_checked)
     if checkpatch:
-        from ..context.checkpatch import run_checkpatch
+        from ..checkpatch import run_checkpatch
 
         raw = _raw_patches(series, mails, directory)
         found, missing = run_checkpatch(repo, raw)

@@ -1,6 +1,6 @@
 """Apply a series' diffs onto a commit in a scratch index, the way `git am -3` would.
 
-All writes (the index, blobs of the result) go to a scratch repository (context.gitbatch.
+All writes (the index, blobs of the result) go to a scratch repository (sources.gitbatch.
 ScratchRepo) that borrows nothing from the user's: the base's entries are read from the user's
 repository with `ls-tree`, and the blobs git apply reads (the files the diffs touch, the
 preimages a three-way merge names) are copied in from its `cat-file --batch`. With the user's
@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
-from .gitbatch import CatFile, GitRunner, ScratchRepo
+from ..sources.gitbatch import CatFile, GitRunner, ScratchRepo
 
 _FAILED_RE = re.compile(r"^error: (?:patch failed: (?P<a>.+?):\d+|(?P<b>.+?): (?:patch does not apply|does not exist "
                         r"in index|already exists in index|does not match index|No such file or directory))\s*$")

@@ -243,7 +243,7 @@ _TAGS_ARGS = ["for-each-ref", "--format=%(refname:short) %(creatordate:iso-stric
 
 def prefetch(repo: Path, facts) -> None:
     """Start reading the tags while the series is still being read (lint)."""
-    from .gitbatch import GitRunner
+    from ..sources.gitbatch import GitRunner
 
     facts.started["calendar-tags"] = GitRunner(repo).start(_TAGS_ARGS)
 
@@ -266,7 +266,7 @@ def load_calendar(repo: Path | None, started=None) -> tuple[Calendar, list[str]]
 def _repo_tags(repo: Path, started=None) -> tuple[list[str], str | None]:
     """Mainline-looking tags with their dates, read-only (one for-each-ref)."""
     from ..errors import RepositoryError
-    from .gitbatch import GitRunner
+    from ..sources.gitbatch import GitRunner
 
     try:
         res = started.result() if started is not None else GitRunner(repo).run(_TAGS_ARGS, check=False)

@@ -34,7 +34,7 @@ from typing import Any, Iterable, Sequence
 from ..errors import RepositoryError
 from ..model.series import Person
 from ..sources.gitconfig import LAYOUT_ARGS, LAYOUT_LINES, GitConfig, RepoFacts
-from .gitbatch import CatFile, GitRunner, ScratchRepo
+from ..sources.gitbatch import CatFile, GitRunner, ScratchRepo
 from .history_model import Commit, Resolution, TreeRef, parse_commit, subject_of  # noqa: F401  (re-exported)
 
 STAGE_ORDER = 20

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..errors import RepositoryError
 from ..model.series import Person
-from .gitbatch import GitResult
+from ..sources.gitbatch import GitResult
 
 if TYPE_CHECKING:
     from .apply import ApplyResult

@@ -240,7 +240,7 @@ def _read_tree_file(repo: Path, name: str) -> str | None:
             return path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             return None
-    from .gitbatch import GitRunner
+    from ..sources.gitbatch import GitRunner
 
     try:
         res = GitRunner(repo).run(["cat-file", "blob", f"HEAD:{name}"], check=False, binary=True)

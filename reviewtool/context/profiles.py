@@ -497,7 +497,7 @@ def repo_default_profile(repo: Path | None, config: Any = None) -> tuple[str, st
     if repo is None:
         return None
     from ..errors import RepositoryError
-    from .gitbatch import GitRunner
+    from ..sources.gitbatch import GitRunner
 
     if config is not None:
         value = (config.last("reviewtool.profile") or "").strip()

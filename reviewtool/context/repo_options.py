@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from .gitbatch import GitRunner
+from ..sources.gitbatch import GitRunner
 
 
 def default_repo(cwd: Path | None = None) -> Path | None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .. import cachedir
-from .gitbatch import GitResult
+from ..sources.gitbatch import GitResult
 
 _FULL_ID_RE = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
 FORMAT = b"reviewtool-subjects-1\n"

@@ -98,7 +98,7 @@ _OPTIONS = None
 def _init(options) -> None:
     global _OPTIONS
     _OPTIONS = options
-    from ..model.b4adapter import init_b4
+    from ..sources.b4fetch import init_b4
     from ..review import context_stages
     from ..rules.registry import all_rules
 
@@ -109,7 +109,8 @@ def _init(options) -> None:
 
 def _batch(jobs: list[Job], options=None) -> list[Facts]:
     """facts_of for several postings, their patch-ids asked of git once for all (as triage does)."""
-    from ..triage.run import _forget_parsed_headers, _read_raws, _warm_patch_ids
+    from ..mail.headers import forget_parsed_headers
+    from ..triage.run import _read_raws, _warm_patch_ids
 
     raw_lists = _read_raws(jobs)
     _warm_patch_ids(raw_lists)
@@ -118,7 +119,7 @@ def _batch(jobs: list[Job], options=None) -> list[Facts]:
         try:
             out.append(facts_of(job, raws, options or _OPTIONS))
         finally:
-            _forget_parsed_headers()
+            forget_parsed_headers()
     return out
 
 

@@ -38,7 +38,7 @@ def leading(summary: str) -> list[str]:
 
 
 def summary_of(subject: str) -> str:
-    from ..model.subject import parse_subject
+    from ..mail.subject import parse_subject
 
     return parse_subject(subject).summary
 

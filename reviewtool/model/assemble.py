@@ -13,11 +13,11 @@ from datetime import datetime
 from email.message import EmailMessage
 from email.utils import parseaddr
 
-from ..sources.files import header
-from ..sources.threads import is_patch_mail
+from ..mail.headers import header
+from ..mail.message import is_patch_mail
 from .diff import parse_basement
 from .series import Patch, Person, Reply, Series, Trailer
-from .subject import parse_subject
+from ..mail.subject import parse_subject
 from .trailers import split_commit_message
 
 _HEX_RE = re.compile(r"^[0-9a-f]{7,64}$")
@@ -67,7 +67,7 @@ def make_patch(msg: EmailMessage, *, msgid: str, body: str, sender: Person, subj
                followups: list[Trailer] | tuple[Trailer, ...] = (), patch_id: str | None = None,
                read=None) -> Patch:
     """One patch mail (or cover letter) of the model from its decoded parts (`read`: a
-    sources.files.header_reader of the mail, when the caller has one)."""
+    mail.headers.header_reader of the mail, when the caller has one)."""
     above, below = split_body(body)
     parts = split_commit_message(above)
     author = sender

@@ -1,96 +1,29 @@
-"""The only module that imports b4: parsed mail in, frozen model out.
+"""The module that builds series with b4: parsed mail in, frozen model out (sources/b4fetch.py,
+which fetches through b4 and liblore and sets b4 up, is the only other one importing b4).
 
-It copes with b4 0.16's known traps: configuration must be set up before use, get_series() is not
-idempotent (a fresh LoreMailbox per call), some calls sys.exit(), the b4 logger prints to stderr,
-and base-commit is mis-parsed for non-hex values (we read it ourselves).
+It copes with b4 0.16's known traps: configuration must be set up before use (b4fetch.init_b4),
+get_series() is not idempotent (a fresh LoreMailbox per call), some calls sys.exit(), the b4
+logger prints to stderr, and base-commit is mis-parsed for non-hex values (we read it ourselves).
 """
 
 from __future__ import annotations
 
-import argparse
 import copy
-import logging
 import re
-import threading
 from collections import Counter
 from email.message import EmailMessage
 
 from ..errors import InputError, LimitError
 from ..limits import limits
-from ..sources.files import header, message_id_of, quarantine_bad_headers
-from ..sources.threads import is_patch_mail, msg_date, split_reposts
+from ..mail.headers import header, message_id_of, msg_date, quarantine_bad_headers
+from ..mail.message import is_patch_mail
+from ..mail.subject import normalized_summary, parse_subject
+from ..sources.b4fetch import init_b4
+from ..sources.threads import split_reposts
 from .assemble import duplicate_counters, make_patch, make_series, person
 from .patchid import patch_ids
 from .series import Patch, Reply, Series
-from .subject import normalized_summary, parse_subject
 from .trailers import find_reply_trailers, make_trailer
-
-_LOCK = threading.Lock()
-_READY = False
-
-
-class _Capture(logging.Handler):
-    """Keeps b4's log lines instead of letting them reach stderr."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.records: list[tuple[str, str]] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if len(self.records) < 1000:
-            self.records.append((record.levelname, record.getMessage()))
-
-
-CAPTURE = _Capture()
-
-
-def init_b4(config: dict[str, str] | None = None, *, network: bool = False) -> None:
-    """Configure b4 once per process: quiet logging, no network unless asked, no attestation."""
-    global _READY
-    import b4
-
-    with _LOCK:
-        if not _READY:
-            for name in ("b4", "liblore"):
-                log = logging.getLogger(name)
-                log.handlers[:] = [CAPTURE]
-                log.propagate = False
-                log.setLevel(logging.WARNING)
-        cfg = {"attestation-policy": "off", "b4.attestation-policy": "off"}
-        cfg.update(config or {})
-        global _SETUP_KEY
-        key = _setup_key(cfg)
-        if key != _SETUP_KEY:  # setup_config runs `git config` 4 times: a third of a small review
-            b4.setup_config(argparse.Namespace(config=cfg))
-            _SETUP_KEY = key
-        b4.MAIN_CONFIG["attestation-policy"] = "off"
-        b4.can_network = network
-        _READY = True
-
-
-_SETUP_KEY: tuple | None = None
-
-
-def _setup_key(cfg: dict[str, str]) -> tuple:
-    """What b4.setup_config reads: our overrides, the git config environment, and the config files
-    of the current directory's repository (by mtime). Equal keys give b4 the same configuration."""
-    import os
-
-    env = tuple(sorted((k, v) for k, v in os.environ.items()
-                       if k.startswith("GIT_") or k in ("HOME", "XDG_CONFIG_HOME")))
-    try:
-        cwd = os.getcwd()
-    except OSError:
-        return (object(),)  # never equal: set up again
-    files = []
-    for path in (os.environ.get("GIT_CONFIG_GLOBAL") or os.path.expanduser("~/.gitconfig"),
-                 os.path.join(cwd, ".git", "config"), os.path.join(cwd, ".b4-config")):
-        try:
-            files.append((path, os.stat(path).st_mtime_ns))
-        except OSError:
-            files.append((path, None))
-    return tuple(sorted(cfg.items())), env, cwd, tuple(files)
-
 
 def _patch(lmsg, subjects: dict[str, str] | None = None) -> Patch:
     """The model of one patch mail; `subjects` maps msgid -> the subject as written when b4 was

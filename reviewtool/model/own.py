@@ -15,15 +15,14 @@ from email.message import EmailMessage
 from email.utils import getaddresses
 
 from ..errors import InputError
-from ..sources.fastheaders import simple_mailboxes
-from ..sources.files import header, header_reader, message_id_of
-from ..sources.threads import date_of, is_patch_mail
+from ..mail.fastheaders import simple_mailboxes
+from ..mail.headers import date_of, header, header_reader, ids_in, message_id_of
+from ..mail.message import is_patch_mail
+from ..mail.subject import parse_subject
 from .assemble import duplicate_counters, make_patch, make_series, person
 from .patchid import patch_ids
 from .series import Patch, Series
-from .subject import parse_subject
 
-_ID_RE = re.compile(r"<([^<>\s]+)>")
 _GIT_DIFF_RE = re.compile(r"^diff --git a/\S+ b/\S+$", re.M)
 _ONCE = ("subject", "from", "date", "message-id", "in-reply-to", "references")
 # b4's test for "this mail carries a diff" (b4.DIFF_RE): only such mails get a patch-id.
@@ -56,7 +55,7 @@ def _sender(from_text: str):
 
 def _references(references: str, in_reply_to: str | None) -> tuple[str, ...]:
     refs: list[str] = []
-    for ref in _ID_RE.findall(references):
+    for ref in ids_in(references):
         if ref not in refs:
             refs.append(ref)
     if in_reply_to and in_reply_to not in refs:
@@ -78,7 +77,7 @@ class OwnSeriesBuilder:
         if not (msgid and is_patch_mail(msg, read("Subject"))):
             return
         body = _body(msg)
-        irt = (_ID_RE.findall(read("In-Reply-To")) or [None])[0]
+        irt = (ids_in(read("In-Reply-To")) or [None])[0]
         self._mails.append(msg)
         self._bodies.append(body)
         self._built.append(make_patch(msg, msgid=msgid, body=body, sender=_sender(read("From")),

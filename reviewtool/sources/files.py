@@ -8,8 +8,6 @@ A path that does not exist is an error, never created (b4's mailbox reader creat
 
 from __future__ import annotations
 
-import email
-import email.policy
 import gzip
 import hashlib
 import io
@@ -17,47 +15,15 @@ import re
 import zlib
 from dataclasses import dataclass
 from email.message import EmailMessage
-from functools import lru_cache
 from pathlib import Path
 
 from ..bounded import number
 from ..errors import InputError, LimitError
 from ..limits import limits, megabytes
-from .fastheaders import message_from_bytes, simple_header_text
+from ..mail.fastheaders import message_from_bytes
+from ..mail.headers import MAIL_POLICY, add_raw, header, message_id_of
 
 
-@lru_cache(maxsize=16384)
-def _parsed_header(policy: "_MailPolicy", name: str, value: str):
-    return email.policy.EmailPolicy.header_fetch_parse(policy, name, value)
-
-
-class _MailPolicy(email.policy.EmailPolicy):
-    """EmailPolicy that parses each distinct header value once.
-
-    The email package re-parses a header on every access, and b4, the thread grouping and the
-    adapter read the same From/Subject/References many times: a third of a 50-patch review went
-    there. Header objects are immutable, so sharing them is safe; the message's source headers
-    are untouched, so serializing it is unchanged.
-    """
-
-    def header_fetch_parse(self, name, value):
-        if hasattr(value, "name"):
-            return value
-        if isinstance(value, str):
-            text = simple_header_text(name, value.replace("\r", "").replace("\n", ""))  # unfolded as the policy does
-            if text is not None:
-                return text  # what str() of the parsed header gives; nothing reads more of it
-        return _parsed_header(self, name, value)
-
-    def __hash__(self) -> int:
-        return id(self)
-
-    def __eq__(self, other) -> bool:
-        return self is other
-
-
-# b4's own parsing policy: keep 8-bit bodies, never re-wrap headers.
-MAIL_POLICY = _MailPolicy(utf8=True, cte_type="8bit", max_line_length=None, message_factory=EmailMessage)
 MAX_INPUT_BYTES: int | None = None  # None: limits().input_bytes (README "Limits"); tests set it
 
 
@@ -208,75 +174,6 @@ def _not_mail_reason(data: bytes) -> str:
     return "not a mail file (it does not start with mail headers or an mbox `From ` line)"
 
 
-def message_id_of(msg: EmailMessage, read=None) -> str | None:
-    """`read` is a header_reader(msg) the caller already has."""
-    raw = read("Message-ID") if read is not None else header(msg, "Message-ID")
-    m = re.search(r"<([^<>\s]+)>", raw) or re.search(r"(?<!\S)(\S+@\S+)", raw)  # from a word's start: linear
-    return m.group(1) if m else None
-
-
-_PLAIN_HEADER_RE = re.compile(r"[ -~\t\r\n]*")
-# Address lists are normalised by parsing (`<a@b>` becomes `a@b`): always parsed.
-_ADDRESS_HEADERS = frozenset({"from", "to", "cc", "bcc", "sender", "reply-to"})
-
-
-_ABSENT = object()
-
-
-def header(msg: EmailMessage, name: str) -> str:
-    """A header as text; a malformed header gives its raw text instead of an exception.
-
-    Plain ASCII values without encoded words read the same raw as parsed, so they skip the email
-    package's structured parse (the most expensive part of reading a thread)."""
-    lname = name.lower()
-    raw = _ABSENT if lname in _ADDRESS_HEADERS else next(
-        (v for k, v in msg.raw_items() if k.lower() == lname), _ABSENT)
-    return _header_text(msg, name, lname, raw)
-
-
-def header_reader(msg: EmailMessage):
-    """header(msg, name) for many names with one pass over the headers: a function of the
-    name. It reads the headers as they are now; a mail changed later needs a new reader."""
-    first: dict[str, object] = {}
-    for k, v in msg.raw_items():
-        first.setdefault(k.lower(), v)
-
-    def read(name: str) -> str:
-        lname = name.lower()
-        return _header_text(msg, name, lname, first.get(lname, _ABSENT))
-
-    return read
-
-
-def _header_text(msg: EmailMessage, name: str, lname: str, raw: object) -> str:
-    """The text of header `name` whose first raw value is `raw` (_ABSENT: none, or not looked up
-    because address lists are always parsed: `<a@b>` becomes `a@b`)."""
-    if lname in _ADDRESS_HEADERS:
-        return _parsed_text(msg, name)
-    if raw is _ABSENT:
-        return ""
-    if isinstance(raw, str) and "=?" not in raw and _PLAIN_HEADER_RE.fullmatch(raw):
-        return " ".join(raw.split())
-    return _parsed_text(msg, name)
-
-
-def _parsed_text(msg: EmailMessage, name: str) -> str:
-    try:
-        value = msg.get(name)
-    except Exception:  # the email package raises many types on hostile headers
-        value = None
-        for k, v in msg.raw_items():
-            if k.lower() == name.lower():
-                value = v
-                break
-    if value is None:
-        return ""
-    try:
-        return " ".join(str(value).split())
-    except Exception:
-        return ""
-
-
 def mail_too_big(size: int, origin: str) -> LimitError | None:
     max_mail = limits().mail_bytes
     if size <= max_mail:
@@ -377,15 +274,8 @@ def parse_mail(raw: RawMail) -> tuple[EmailMessage | None, bool]:
         return msg, False
     digest = hashlib.sha256(raw.data).hexdigest()[:24]
     del msg["Message-ID"]
-    _add_raw(msg, "Message-ID", f"<{digest}@{SYNTHETIC_DOMAIN}>")
+    add_raw(msg, "Message-ID", f"<{digest}@{SYNTHETIC_DOMAIN}>")
     return msg, raw.format_patch or _looks_like_patch(msg)
-
-
-def _add_raw(msg: EmailMessage, name: str, value: str) -> None:
-    """Add a header as the parser adds the ones it reads (Message.set_raw): stored as text and
-    parsed when read, like every other header of the mail. `msg[name] = value` would run the
-    header registry's full parse at once (a fifth of building a 50-patch series)."""
-    msg.set_raw(*msg.policy.header_source_parse([f"{name}: {value}\n"]))
 
 
 def parse_mails(raws: list[RawMail]) -> list[EmailMessage]:
@@ -406,28 +296,8 @@ def parse_mails(raws: list[RawMail]) -> list[EmailMessage]:
 def thread_under(msg: EmailMessage, root: EmailMessage) -> None:
     """Make `msg` a reply to `root`, as git send-email threads a series (--no-chain-reply-to)."""
     if not header(msg, "In-Reply-To"):
-        _add_raw(msg, "In-Reply-To", header(root, "Message-ID"))
-        _add_raw(msg, "References", header(root, "Message-ID"))
-
-
-# Headers the email package parses into objects; a hostile value raises on access (an
-# out-of-range year in Date raised OverflowError inside b4), so unusable ones can be set aside.
-_STRUCTURED = ("Date", "From", "To", "Cc", "Message-ID", "In-Reply-To", "References", "Subject")
-
-
-def quarantine_bad_headers(msg: EmailMessage) -> None:
-    """Set aside structured headers the email package cannot parse. Called only when a consumer
-    (b4) failed on the mail: validating every header of every mail up front cost a quarter of a
-    triage run, and header() below never raises anyway."""
-    for name in _STRUCTURED:
-        try:
-            for value in msg.get_all(name) or ():
-                str(value)
-        except Exception:
-            raw = [v for k, v in msg.raw_items() if k.lower() == name.lower()]
-            del msg[name]
-            for value in raw:
-                msg[f"X-Reviewtool-Unparsable-{name}"] = " ".join(str(value).split())[:200]
+        add_raw(msg, "In-Reply-To", header(root, "Message-ID"))
+        add_raw(msg, "References", header(root, "Message-ID"))
 
 
 def _looks_like_patch(msg: EmailMessage) -> bool:

@@ -30,7 +30,7 @@ class GitConfig:
     @classmethod
     def read(cls, repo: Path) -> "GitConfig | None":
         """None when git cannot read it (the callers then ask git one key at a time)."""
-        from ..context.gitbatch import GitRunner
+        from .gitbatch import GitRunner
 
         res = GitRunner(repo).run(["config", "-z", "--list"], check=False)
         return cls.parse(res.out) if res.code == 0 else None

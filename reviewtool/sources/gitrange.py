@@ -116,7 +116,7 @@ def _stream_format_patch(repo: Path, args: list[str]) -> Iterator[tuple[str, byt
     """_split_format_patch over git's output as it arrives: a mail is complete when the next one
     starts (or git is done). Each byte is searched once, so a 20 MB patch costs no more than it
     did read whole."""
-    from ..context.gitbatch import GitRunner
+    from .gitbatch import GitRunner
 
     pending = bytearray()
     scanned = 0  # pending[:scanned] holds no separator after its first byte

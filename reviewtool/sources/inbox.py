@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..context.gitbatch import GitRunner
+from .gitbatch import GitRunner
 from ..errors import InputError
 
 CHUNK = 1000

@@ -8,25 +8,24 @@ the same splitter rules and parser as `reviewtool check` (sources/files.py).
 
 from __future__ import annotations
 
-import email.header
 import email.parser
-import email.utils
 import gzip
 import hashlib
 import os
 import re
 from dataclasses import dataclass
-from datetime import timezone
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
 from ..errors import InputError
 from ..limits import limits
+from ..mail.headers import MAIL_POLICY, date_of, decoded, ids_in, msgid_in
+from ..mail.message import is_patch_mail
+from ..mail.subject import parse_subject
 from . import diffsig, files
-from .files import MAIL_POLICY, SYNTHETIC_DOMAIN, RawMail
+from .files import SYNTHETIC_DOMAIN, RawMail
 
 _HEADER_PARSER = email.parser.BytesHeaderParser(policy=MAIL_POLICY)
-_IDS_RE = re.compile(r"<([^<>\s]+)>")
 _CHANGE_ID_BODY_RE = re.compile(rb"^change-id:[ \t]*(\S+)", re.I | re.M)
 
 
@@ -60,7 +59,7 @@ class MailHead:
     synthesized: bool = False  # the mail had no Message-ID (git format-patch output)
     paths: tuple[str, ...] = ()  # the files its diff changes (sources/diffsig.py)
     sketch: bytes = b""  # a sketch of its changed lines (sources/diffsig.py)
-    has_diff: bool = False  # its body carries a diff, as `check` (threads.is_patch_mail) reads it
+    has_diff: bool = False  # its body carries a diff, as `check` (mail.message.is_patch_mail) reads it
 
 
 def raw_mail(ref: MailRef, fh: BinaryIO) -> RawMail:
@@ -75,7 +74,6 @@ def raw_mail(ref: MailRef, fh: BinaryIO) -> RawMail:
 
 
 _WANTED = frozenset({b"message-id", b"in-reply-to", b"references", b"subject", b"from", b"date"})
-_MSGID_RES = (re.compile(r"<([^<>\s]+)>"), re.compile(r"(?<!\S)(\S+@\S+)"))  # as files.message_id_of
 
 
 def _fields(head: bytes) -> dict[bytes, str]:
@@ -95,16 +93,6 @@ def _fields(head: bytes) -> dict[bytes, str]:
         else:
             cur = None
     return {k: " ".join(v.decode("utf-8", "replace").split()) for k, v in out.items()}
-
-
-def _decoded(value: str) -> str:
-    """RFC 2047 encoded words decoded, as the email package shows them."""
-    if "=?" not in value:
-        return value
-    try:
-        return " ".join(str(email.header.make_header(email.header.decode_header(value))).split())
-    except Exception:  # hostile encodings: keep the raw text, as files.header does
-        return value
 
 
 def _whole(ref: MailRef) -> bytes:
@@ -132,28 +120,24 @@ def _digest_of(ref: MailRef, whole: bytes | None) -> str:
 HEAD_BYTES = 1 << 20  # header bytes kept per mail: References of a 20,000-mail thread fit; a mail
 # with more is over the header or line limit, which its review says (files.parse_mail)
 _LINE_PIECE = 1 << 20  # the longest piece of a line the scan holds
-_BODY_DIFF_RE = re.compile(rb"^(diff --git |Index: \S|--- \S[^\n]*\n\+\+\+ \S)", re.M)  # threads._DIFF_RE
+_BODY_DIFF_RE = re.compile(rb"^(diff --git |Index: \S|--- \S[^\n]*\n\+\+\+ \S)", re.M)  # mail.message.DIFF_RE
 _ENCODED_PART_RE = re.compile(rb"^content-transfer-encoding:[ \t]*(?:base64|quoted-printable)", re.M | re.I)
 _MULTIPART_RE = re.compile(rb"^content-type:[ \t]*multipart", re.M | re.I)  # diffsig.decoded reads single parts
 
 
 def _body_has_diff(head: bytes, text: bytes) -> bool:
-    """threads.is_patch_mail's body test, on the body as diffsig.decoded gives it."""
+    """mail.message.is_patch_mail's body test, on the body as diffsig.decoded gives it."""
     return text.startswith(b"diff --git ") or bool(_BODY_DIFF_RE.search(text))
 
 
 def _might_be_a_patch(subject: str) -> bool:
-    """Whether the body decides (threads.is_patch_mail): not a reply, no PATCH prefix."""
-    from ..model.subject import parse_subject
-
+    """Whether the body decides (mail.message.is_patch_mail): not a reply, no PATCH prefix."""
     s = parse_subject(subject)
     return not s.reply and not s.is_patch
 
 
 def _decoded_body_has_diff(ref: MailRef, whole: bytes | None) -> bool:
-    """threads.is_patch_mail's own answer, for a mail whose body must be decoded part by part."""
-    from .threads import is_patch_mail
-
+    """mail.message.is_patch_mail's own answer, for a mail whose body must be decoded part by part."""
     if ref.length > limits().mail_bytes:
         return False  # over the mail limit: its review says so
     data = whole if whole is not None else _whole(ref)
@@ -171,29 +155,25 @@ def _head(ref: MailRef, head: bytes, change_id: bytes | None, whole: bytes | Non
     f = _fields(head)
     if not f and not _HEADER_PARSER.parsebytes(head).keys():
         return None  # not a mail (files.parse_mails skips these too)
-    raw_id = f.get(b"message-id", "")
-    m = _MSGID_RES[0].search(raw_id) or _MSGID_RES[1].search(raw_id)
-    msgid = m.group(1) if m else None
+    msgid = msgid_in(f.get(b"message-id", ""))
     synthesized = False
     if not msgid:
         # The same id files.parse_mails gives it: a hash of the mail's bytes.
         msgid = f"{_digest_of(ref, whole)[:24]}@{SYNTHETIC_DOMAIN}"
         synthesized = True
-    irt = _IDS_RE.findall(f.get(b"in-reply-to", ""))
-    refs = _IDS_RE.findall(f.get(b"references", ""))
-    date = None
-    if f.get(b"date"):
-        try:
-            d = email.utils.parsedate_to_datetime(f[b"date"])
-            date = (d if d.tzinfo else d.replace(tzinfo=timezone.utc)).timestamp()
-        except (TypeError, ValueError, IndexError, OverflowError):
-            date = None
-    subject = _decoded(f.get(b"subject", ""))
+    irt = ids_in(f.get(b"in-reply-to", ""))
+    refs = ids_in(f.get(b"references", ""))
+    when = date_of(f.get(b"date", ""))
+    try:
+        date = when.timestamp() if when is not None else None
+    except (OverflowError, ValueError, OSError):  # a date at the ends of the calendar
+        date = None
+    subject = decoded(f.get(b"subject", ""))
     has_diff = has_diff or bool(diff[0])
     if not has_diff and _MULTIPART_RE.search(head) and _might_be_a_patch(subject):
         has_diff = _decoded_body_has_diff(ref, whole)  # rare: a diff in a MIME part
     return MailHead(ref=ref, msgid=msgid, parents=tuple(irt + refs), in_reply_to=irt[0] if irt else None,
-                    subject=subject, sender=_decoded(f.get(b"from", "")).lower(),
+                    subject=subject, sender=decoded(f.get(b"from", "")).lower(),
                     date=date, change_id=change_id.decode("ascii", "replace") if change_id else None,
                     synthesized=synthesized, paths=diff[0], sketch=diff[1], has_diff=has_diff)
 

@@ -16,7 +16,6 @@ Server order (the first that is set wins):
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import subprocess
 import sys
@@ -28,9 +27,9 @@ from typing import Callable, Iterator
 from urllib.parse import quote, unquote, urlsplit
 
 from ..errors import FetchError, InputError
-from ..model.series import Series
-from ..model.subject import parse_subject
-from .files import header, message_id_of, parse_mails, split_mbox
+from ..mail.headers import header, message_id_of
+from ..mail.subject import parse_subject
+from .files import parse_mails, split_mbox
 from .lorecache import DEFAULT_TTL_S, ThreadCache
 
 LORE_DEFAULT = "https://lore.kernel.org/all/%s"
@@ -196,7 +195,7 @@ def _age(seconds: float) -> str:
 def load_thread(ref: MessageRef, server: Server, options: FetchOptions,
                 cache: ThreadCache) -> tuple[list[EmailMessage], list[str]]:
     """The thread's messages (cache or server) and the notes the review must carry."""
-    from ..model.b4fetch import fetch_thread_mbox
+    from .b4fetch import fetch_thread_mbox
 
     url = message_url(server.base, ref.msgid)
     if options.offline:
@@ -221,7 +220,7 @@ def load_thread(ref: MessageRef, server: Server, options: FetchOptions,
     return msgs, []
 
 
-def _newest_revision(msgs: list[EmailMessage]) -> int:
+def newest_revision(msgs: list[EmailMessage]) -> int:
     revs = [s.revision for m in msgs if (s := parse_subject(header(m, "Subject"))).is_patch and not s.reply]
     return max(revs, default=1)
 
@@ -229,7 +228,7 @@ def _newest_revision(msgs: list[EmailMessage]) -> int:
 def add_newer_revisions(msgs: list[EmailMessage], server: Server,
                         options: FetchOptions) -> tuple[list[EmailMessage], list[str]]:
     """--latest: the thread plus newer revisions the server's search finds (b4's query)."""
-    from ..model.b4fetch import search_newer_revisions
+    from .b4fetch import search_newer_revisions
 
     with _progress(f"Searching {urlsplit(server.base).netloc} for newer revisions …", options.quiet):
         wanted, outcome = search_newer_revisions(server.base, msgs, timeout=options.timeout_s)
@@ -248,37 +247,3 @@ def thread_messages_loose(data: bytes, origin: str) -> list[EmailMessage]:
     if not data.lstrip().startswith(b"From "):
         return []
     return parse_mails(split_mbox(data, origin))
-
-
-def fetch_series(ref: MessageRef, review_options, options: FetchOptions,
-                 cache: ThreadCache | None = None) -> Series:
-    """Fetch the thread of `ref` and build its series exactly as for a local file."""
-    from ..model.b4adapter import build_series
-    from ..model.b4fetch import b4_midmask
-    from .threads import select_thread
-
-    if options.offline and options.latest:
-        raise InputError("--latest searches the server for newer revisions; it cannot be used with --offline")
-    server = select_server(ref, options, git_config_loreurl, b4_midmask)
-    msgs, notes = load_thread(ref, server, options, cache or ThreadCache())
-    url = message_url(server.base, ref.msgid)
-    asked = next(m for m in msgs if message_id_of(m) == ref.msgid)
-    asked_subject = parse_subject(header(asked, "Subject"))
-    given = select_thread(msgs, review_options.msgid or ref.msgid, url)
-    selected = given
-    if options.latest:
-        msgs, latest_notes = add_newer_revisions(msgs, server, options)
-        notes += latest_notes
-        selected = select_thread(msgs, review_options.msgid, url) if len(msgs) > len(given) else given
-    series = build_series(selected, revision=review_options.revision, source=url)
-    if not asked_subject.is_patch or asked_subject.reply:
-        notes.append(f"<{ref.msgid}> is a reply ({header(asked, 'Subject')[:80]!r}), not a patch; "
-                     f"reviewed the series it belongs to, <{series.msgid}>")
-    if options.latest:
-        old = _newest_revision(given)
-        if series.revision > old:
-            notes.append(f"--latest: reviewed v{series.revision} <{series.msgid}>, the newest revision "
-                         f"found on {server.base}; the message given belongs to v{old}")
-        elif not any(n.startswith("--latest") for n in notes):
-            notes.append(f"--latest: no revision newer than v{old} found on {server.base}")
-    return dataclasses.replace(series, notes=series.notes + tuple(notes)) if notes else series

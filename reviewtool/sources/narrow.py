@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..limits import limits
-from ..model.subject import normalized_summary, parse_subject
+from ..mail.subject import normalized_summary, parse_subject
 from .index import MailHead, index_file, raw_mail
 from .files import RawMail
 from .unionfind import DisjointSets

@@ -20,8 +20,8 @@ from .gitconfig import LAYOUT_ARGS, LAYOUT_LINES, GitConfig, RepoFacts
 
 
 def git(repo: Path, *args: str, check: bool = True, binary: bool = False):
-    """One read-only git command in `repo` (context.gitbatch sets the safe environment)."""
-    from ..context.gitbatch import GitRunner
+    """One read-only git command in `repo` (sources.gitbatch sets the safe environment)."""
+    from .gitbatch import GitRunner
 
     return GitRunner(repo).run(list(args), check=check, binary=binary)
 
@@ -244,7 +244,7 @@ def quick_plan(repo: Path, revrange: str | None) -> QuickRange | None:
     start_spec, tip_spec, label = specs
     # All three at once, started from here (threads would only queue for the interpreter to start
     # them). The log names the range as the command line does and is checked against rev-parse.
-    from ..context.gitbatch import GitRunner
+    from .gitbatch import GitRunner
 
     runner = GitRunner(repo)
     started = [runner.start(["rev-parse", *LAYOUT_ARGS, "HEAD^{commit}", f"{start_spec}^{{commit}}",

@@ -14,49 +14,17 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from email.message import EmailMessage
-from email.utils import parsedate_to_datetime
 from datetime import datetime, timezone
 
 from ..errors import InputError
 from ..limits import limits
-from ..model.subject import normalized_summary, parse_subject
-from .files import header, message_id_of
+from ..mail.headers import header, ids_in, message_id_of, msg_date
+from ..mail.message import DIFF_RE, body_text, is_patch_mail
+from ..mail.subject import normalized_summary, parse_subject
 from .unionfind import DisjointSets
 from .unthreaded import join_unthreaded, unthreaded_marker
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-_DIFF_RE = re.compile(r"^(diff --git |Index: \S|--- \S.*\n\+\+\+ \S)", re.M)
-
-
-def is_patch_mail(msg: EmailMessage, subject: str | None = None) -> bool:
-    """A patch or cover letter: a PATCH/RFC/PULL prefix, or (prefix missing or garbled, e.g.
-    patchwork's `[net,v2,1/2]`) a mail that is not a reply and carries a diff. `subject`: the
-    Subject header's text when the caller has read it."""
-    s = parse_subject(header(msg, "Subject") if subject is None else subject)
-    if s.reply:
-        return False
-    return s.is_patch or bool(_DIFF_RE.search(_text(msg)))
-
-
-def msg_date(msg: EmailMessage) -> datetime | None:
-    return date_of(header(msg, "Date"))
-
-
-def date_of(raw: str) -> datetime | None:
-    """The Date header's text as an aware datetime (UTC when it names no zone), or None."""
-    if not raw:
-        return None
-    try:
-        d = parsedate_to_datetime(raw)
-    except (TypeError, ValueError, IndexError, OverflowError):
-        return None
-    if d is None:
-        return None
-    return d if d.tzinfo else d.replace(tzinfo=timezone.utc)
-
-
-def _ids(value: str) -> list[str]:
-    return re.findall(r"<([^<>\s]+)>", value)
 
 
 @dataclass
@@ -78,21 +46,13 @@ class Thread:
         for m in self.patch_mails:
             s = parse_subject(header(m, "Subject"))
             keys.add(("summary", normalized_summary(s) + "|" + header(m, "From").lower()))
-            cid = re.search(r"^change-id:\s*(\S+)", _text(m), re.M)
+            cid = re.search(r"^change-id:\s*(\S+)", body_text(m), re.M)
             if cid:
                 keys.add(("change-id", cid.group(1)))
         return keys
 
     def revisions(self) -> set[int]:
         return {parse_subject(header(m, "Subject")).revision for m in self.patch_mails}
-
-
-def _text(msg: EmailMessage) -> str:
-    try:
-        part = msg.get_body(preferencelist=("plain",))
-        return part.get_content() if part is not None else ""
-    except Exception:
-        return ""
 
 
 def group_threads(msgs: list[EmailMessage]) -> list[Thread]:
@@ -102,7 +62,7 @@ def group_threads(msgs: list[EmailMessage]) -> list[Thread]:
         mid = message_id_of(msg) or ""
         own_ids.append(mid)
         sets.find(mid)
-        for ref in _ids(header(msg, "In-Reply-To")) + _ids(header(msg, "References")):
+        for ref in ids_in(header(msg, "In-Reply-To")) + ids_in(header(msg, "References")):
             sets.union(mid, ref)
     groups: dict[str, list[EmailMessage]] = {}
     for mid, msg in zip(own_ids, msgs):
@@ -174,7 +134,7 @@ def heads_of(msgs: list[EmailMessage]) -> list[tuple[str, tuple[str, ...], str, 
         mid = message_id_of(m)
         if mid:
             d = msg_date(m)
-            out.append((mid, tuple(_ids(header(m, "In-Reply-To")) + _ids(header(m, "References"))),
+            out.append((mid, tuple(ids_in(header(m, "In-Reply-To")) + ids_in(header(m, "References"))),
                         header(m, "Subject"), d.timestamp() if d else 0.0))
     return out
 
@@ -183,8 +143,6 @@ def series_outside(heads: list[tuple[str, tuple[str, ...], str, float]], selecte
     """(message-id, subject) of the first patch of each thread (by In-Reply-To/References) that
     holds a patch and no selected mail: the other series of an input holding several. From
     headers alone, so a narrowed archive (sources/narrow.py) finds the same as the whole file."""
-    from .unionfind import DisjointSets
-
     sets = DisjointSets()
     for mid, parents, _, _ in heads:
         sets.find(mid)
@@ -248,8 +206,8 @@ def split_reposts(msgs: list[EmailMessage]) -> tuple[list[EmailMessage], dict[in
     for (revision, _), copies in groups.items():
         # A diff-less answer to a copy is a reply that kept the subject (no `Re:`), not a posting.
         ids = {message_id_of(m) for m in copies}
-        copies = [m for m in copies if not (_ids(header(m, "In-Reply-To"))[:1] and _ids(header(m, "In-Reply-To"))[0] in ids
-                                            and not _DIFF_RE.search(_text(m)))]
+        copies = [m for m in copies if not (ids_in(header(m, "In-Reply-To"))[:1] and ids_in(header(m, "In-Reply-To"))[0] in ids
+                                            and not DIFF_RE.search(body_text(m)))]
         if len(copies) < 2:
             continue
         copies = sorted(copies, key=lambda m: msg_date(m) or _EPOCH)  # stable: file order on ties

@@ -10,19 +10,14 @@ from the profile's `[replies] appliers`.
 
 from __future__ import annotations
 
-import re
 from email.message import Message
 from typing import Any, Iterable, Sequence
 
+from ..mail.headers import header, ids_in, message_id_of
 from ..mail.replies import ReplyAction, read_reply
+from ..mail.subject import parse_subject
 from ..mail.thread_state import Answer, PostingPatch, settle
 from ..sources.unionfind import DisjointSets
-
-_ID_RE = re.compile(r"<([^<>\s]+)>")
-
-
-def _ids(value: str) -> list[str]:
-    return _ID_RE.findall(value or "")
 
 
 class Thread:
@@ -31,9 +26,6 @@ class Thread:
     def __init__(self, msgs: Iterable[Message], forms, read: set[str] | None = None) -> None:
         """`read`: replies already read for the triaged series (they answer its mails, so they
         settle no other posting): their bodies are not read again."""
-        from ..model.subject import parse_subject
-        from ..sources.files import header, message_id_of
-
         self.parent: dict[str, str | None] = {}
         self.patches: dict[str, tuple[int, int, str]] = {}  # msgid -> (revision, counter, summary)
         self.actions: list[ReplyAction] = []
@@ -42,7 +34,7 @@ class Thread:
             mid = message_id_of(msg)
             if not mid:
                 continue
-            irt, refs = _ids(header(msg, "In-Reply-To")), _ids(header(msg, "References"))
+            irt, refs = ids_in(header(msg, "In-Reply-To")), ids_in(header(msg, "References"))
             self.parent[mid] = (irt or refs[-1:] or [None])[0]
             uf.find(mid)
             for p in irt + refs:
@@ -99,7 +91,6 @@ def earlier_states(group, msgs: Sequence[Message], profile, triaged: Iterable[st
     into the thread that the series does not take, and a posting the archive lacks (revision
     None: a v1 sent before the archive starts, answered "Patch set to Changes Requested.")."""
     from ..context.reply_state import forms_for, state_data
-    from ..sources.files import message_id_of
 
     triaged = set(triaged)
     if not group.superseded and all(message_id_of(m) in triaged for m in msgs):
@@ -161,9 +152,6 @@ def _may_state(data: bytes) -> bool:
 def _orphan_profile(msgs: Sequence[Message], opts, profiles):
     from ..context.profile_file import choose
     from ..context.profiles import select_profile
-    from ..model.subject import parse_subject
-    from ..sources.files import header
-
     first = msgs[0]
     choice = choose(profiles, opts.review.profile, opts.review.repo)  # --profile may name a file
     return select_profile(choice.profiles, name=choice.name, tags=parse_subject(header(first, "Subject")).tags,

@@ -186,7 +186,7 @@ def entry(group: SeriesGroup, r: Reviewed, opts: TriageOptions) -> tuple:
 def superseded_entries(group: SeriesGroup, opts: TriageOptions, r: Reviewed | None = None) -> list[dict[str, Any]]:
     """Rows for the earlier revisions of a group: listed, not reviewed; each with what the
     maintainers' replies settled for it (the review's "earlier-state" reasons), if anything."""
-    from ..model.subject import parse_subject
+    from ..mail.subject import parse_subject
 
     states = {x["msgid"]: x["state"] for x in (r.reasons if r else ()) if x.get("code") == "earlier-state"}
     return [{"id": f"{group.key}.{i + 1}", "status": "superseded", "state": states.get(s.msgid),

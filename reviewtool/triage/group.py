@@ -21,13 +21,13 @@ they cannot be triaged, and saying so beats guessing which series they belong to
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from email.utils import parseaddr
 from functools import cached_property
 from typing import Iterable
 
 from typing import NamedTuple
 
-from ..model.subject import normalized_summary, parse_subject
+from ..mail.headers import address_of
+from ..mail.subject import normalized_summary, parse_subject
 from ..sources.diffsig import merge, similarity
 from ..sources.unionfind import DisjointSets
 from ..sources.unthreaded import join_unthreaded, unthreaded_marker
@@ -133,9 +133,9 @@ class _Thread:
         keys: set[tuple[str, str]] = set()
         for h, s in self.patches:
             if s.counter in (None, 0, 1):
-                keys.add(("summary", s.summary + "|" + sender_address(h.sender)))
+                keys.add(("summary", s.summary + "|" + address_of(h.sender)))
                 if self.files:
-                    keys.add(("files", sender_address(h.sender) + "|" + "\n".join(sorted(self.files))))
+                    keys.add(("files", address_of(h.sender) + "|" + "\n".join(sorted(self.files))))
             if h.change_id:
                 keys.add(("change-id", h.change_id))
         return keys
@@ -174,11 +174,6 @@ def _join_unthreaded(threads: list[_Thread]) -> list[_Thread]:
                              lambda t: {s.counter for _, s in t.patches}, lambda t: t.newest_patch_date())
     return [g[0] if len(g) == 1 else _Thread([h for t in g for h in t.heads], [p for t in g for p in t.patches])
             for g in groups]
-
-
-def sender_address(sender: str) -> str:
-    """The address of a From header (lower case): the same author under another display name."""
-    return parseaddr(sender)[1] or sender
 
 
 def _tags(t: _Thread) -> set[tuple[str, ...]]:

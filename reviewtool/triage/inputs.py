@@ -40,7 +40,7 @@ def read_msgid_file(path: Path) -> list[str]:
 
 def write_mboxrd(msgs: list[EmailMessage], target: Path) -> Path:
     """Fetched messages as an mboxrd file (`From ` lines in bodies quoted, as public-inbox does)."""
-    from ..sources.files import MAIL_POLICY
+    from ..mail.headers import MAIL_POLICY
 
     with open(target, "ab") as out:
         for msg in msgs:
@@ -51,7 +51,7 @@ def write_mboxrd(msgs: list[EmailMessage], target: Path) -> Path:
 
 
 def _server(fetch):
-    from ..model.b4fetch import b4_midmask
+    from ..sources.b4fetch import b4_midmask
     from ..sources import lore
 
     return lore.select_server(lore.MessageRef(""), fetch, lore.git_config_loreurl, b4_midmask)
@@ -62,7 +62,7 @@ def fetch_msgids(msgids: list[str], scratch: Path, fetch, on_done: Callable[[str
     """Every thread named, through `check`'s fetch path (server selection, cache, --offline), into
     one mbox; a thread already fetched for an earlier message-id is not fetched again."""
     from ..sources import lore
-    from ..sources.files import message_id_of
+    from ..mail.headers import message_id_of
     from ..sources.lorecache import ThreadCache
 
     server = _server(fetch)
@@ -86,7 +86,7 @@ def fetch_msgids(msgids: list[str], scratch: Path, fetch, on_done: Callable[[str
 
 def search(query: str, scratch: Path, fetch) -> Path:
     """The threads matching a public-inbox search on the configured server, as one mbox."""
-    from ..model.b4fetch import search_mbox
+    from ..sources.b4fetch import search_mbox
 
     if fetch.offline:
         raise InputError("--query asks the archive server; it cannot be used with --offline")

@@ -75,23 +75,14 @@ def _warm_patch_ids(raw_lists: list[list]) -> None:
         warm(bodies)
 
 
-def _forget_parsed_headers() -> None:
-    """sources/files.py caches parsed header objects (16,384 of them) for the many reads of one
-    review; across thousands of series with unique headers that cache is 150+ MB of parse trees
-    no later series uses. Dropping it after each series keeps triage's memory flat."""
-    from ..sources import files
-
-    clear = getattr(getattr(files, "_parsed_header", None), "cache_clear", None)
-    if clear is not None:
-        clear()
-
-
 def triage_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> Reviewed:
     """What the review of one group (its mails `raws`, read by _read_raws) decides."""
+    from ..mail.headers import forget_parsed_headers
+
     try:
         return review_group(group, opts, raws)
     finally:
-        _forget_parsed_headers()
+        forget_parsed_headers()
 
 
 def triage_batch(groups: list[SeriesGroup], opts: TriageOptions) -> list[Reviewed]:
@@ -112,7 +103,7 @@ def _init_worker(opts: TriageOptions, warm: bool) -> None:
     _WORKER_OPTS = opts
     if not warm:
         return
-    from ..model.b4adapter import init_b4
+    from ..sources.b4fetch import init_b4
     from ..review import context_stages
     from ..rules.registry import all_rules
 

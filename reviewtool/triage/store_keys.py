@@ -77,7 +77,7 @@ def options_digest(opts) -> str:
 
 def _b4_settings() -> str:
     """The b4.* entries of git config as b4 will read them (user, system and this directory's)."""
-    from ..context.gitbatch import GitRunner
+    from ..sources.gitbatch import GitRunner
     from ..errors import ReviewtoolError
 
     try:
@@ -104,7 +104,7 @@ def repo_state(repo: Path | None) -> str:
     cannot read gives a digest of git's answer, which changes when it becomes readable."""
     if repo is None:
         return ""
-    from ..context.gitbatch import GitRunner
+    from ..sources.gitbatch import GitRunner
 
     git = GitRunner(Path(repo))
     h = hashlib.sha256(str(Path(repo).resolve()).encode())

@@ -12,8 +12,8 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from ..bounded import number
-from ..rules.registry import Finding, NotChecked, Severity
+from .bounded import number
+from .rules.registry import Finding, NotChecked, Severity
 
 SCRIPT = Path("scripts") / "checkpatch.pl"
 ARGS = ("-q", "--terse", "--no-summary", "--mailback", "--show-types", "-")  # b4's flags, plus the types

@@ -1,5 +1,5 @@
-"""The b4/liblore boundary for fetching: the only module besides b4adapter.py that imports b4 or
-liblore. It turns a server URL and a message-id into raw mbox bytes, looks up newer revisions of
+"""The b4/liblore boundary for fetching, and b4's set-up (init_b4): the only module besides
+model/b4adapter.py that imports b4 or liblore. It turns a server URL and a message-id into raw mbox bytes, looks up newer revisions of
 a series the way `b4 am -c` does, and maps every failure to one FetchError with a one-line reason.
 
 Why not b4.get_pi_thread_by_msgid(): it returns None both for "not found" and for "server
@@ -11,6 +11,8 @@ were told to), and a hard overall deadline (a server that trickles bytes cannot 
 
 from __future__ import annotations
 
+import argparse
+import logging
 import threading
 import time
 import zlib
@@ -19,6 +21,73 @@ from typing import Callable, TypeVar
 from urllib.parse import urlsplit
 
 from ..errors import FetchError
+
+_LOCK = threading.Lock()
+_READY = False
+
+
+class _Capture(logging.Handler):
+    """Keeps b4's log lines instead of letting them reach stderr."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[tuple[str, str]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if len(self.records) < 1000:
+            self.records.append((record.levelname, record.getMessage()))
+
+
+CAPTURE = _Capture()
+
+
+def init_b4(config: dict[str, str] | None = None, *, network: bool = False) -> None:
+    """Configure b4 once per process: quiet logging, no network unless asked, no attestation."""
+    global _READY
+    import b4
+
+    with _LOCK:
+        if not _READY:
+            for name in ("b4", "liblore"):
+                log = logging.getLogger(name)
+                log.handlers[:] = [CAPTURE]
+                log.propagate = False
+                log.setLevel(logging.WARNING)
+        cfg = {"attestation-policy": "off", "b4.attestation-policy": "off"}
+        cfg.update(config or {})
+        global _SETUP_KEY
+        key = _setup_key(cfg)
+        if key != _SETUP_KEY:  # setup_config runs `git config` 4 times: a third of a small review
+            b4.setup_config(argparse.Namespace(config=cfg))
+            _SETUP_KEY = key
+        b4.MAIN_CONFIG["attestation-policy"] = "off"
+        b4.can_network = network
+        _READY = True
+
+
+_SETUP_KEY: tuple | None = None
+
+
+def _setup_key(cfg: dict[str, str]) -> tuple:
+    """What b4.setup_config reads: our overrides, the git config environment, and the config files
+    of the current directory's repository (by mtime). Equal keys give b4 the same configuration."""
+    import os
+
+    env = tuple(sorted((k, v) for k, v in os.environ.items()
+                       if k.startswith("GIT_") or k in ("HOME", "XDG_CONFIG_HOME")))
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        return (object(),)  # never equal: set up again
+    files = []
+    for path in (os.environ.get("GIT_CONFIG_GLOBAL") or os.path.expanduser("~/.gitconfig"),
+                 os.path.join(cwd, ".git", "config"), os.path.join(cwd, ".b4-config")):
+        try:
+            files.append((path, os.stat(path).st_mtime_ns))
+        except OSError:
+            files.append((path, None))
+    return tuple(sorted(cfg.items())), env, cwd, tuple(files)
+
 
 T = TypeVar("T")
 RETRIED_STATUS = (500, 502, 503, 504)  # a restarting server answers these; 4xx are final
@@ -160,8 +229,6 @@ def fetch_thread_mbox(base_url: str, msgid: str, *, timeout: float) -> bytes:
     import liblore
     import requests
 
-    from .b4adapter import init_b4
-
     init_b4()  # quiet b4/liblore loggers; b4 itself stays offline, we use our own node
     node = _node(base_url, timeout)
     what = f"<{msgid}>"
@@ -231,8 +298,6 @@ def search_newer_revisions(base_url: str, msgs: list[EmailMessage], *,
     import b4
     import b4.mbox
 
-    from .b4adapter import init_b4
-
     init_b4()
     outcome = SearchOutcome()
     node = _recording_node(base_url, timeout, outcome)
@@ -257,8 +322,6 @@ def b4_midmask() -> str | None:
     """b4's configured b4.midmask (git config or .b4-config), when it differs from b4's default."""
     import b4
 
-    from .b4adapter import init_b4
-
     init_b4()
     value = b4.get_main_config().get("midmask")
     if not isinstance(value, str) or not value.strip() or value == b4.LOREADDR + "/all/%s":
@@ -271,8 +334,6 @@ def search_mbox(base_url: str, query: str, *, timeout: float) -> bytes:
     --query`), as the server's mbox; b"" when nothing matches (public-inbox answers 404)."""
     import liblore
     import requests
-
-    from .b4adapter import init_b4
 
     init_b4()
     node = _node(base_url, timeout)

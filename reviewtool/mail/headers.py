@@ -1,0 +1,201 @@
+"""One mail's headers as text: the parsing policy, header values, message-ids, dates, addresses.
+
+Every stage that reads a header reads it here: the file reader and the header index (sources/),
+thread grouping, the series builders (model/) and triage. A header never raises: a malformed one
+gives its raw text.
+"""
+
+from __future__ import annotations
+
+import email.header
+import email.policy
+import re
+from datetime import datetime, timezone
+from email.message import EmailMessage
+from email.utils import parseaddr, parsedate_to_datetime
+from functools import lru_cache
+
+from .fastheaders import simple_header_text
+
+
+@lru_cache(maxsize=16384)
+def _parsed_header(policy: "_MailPolicy", name: str, value: str):
+    return email.policy.EmailPolicy.header_fetch_parse(policy, name, value)
+
+
+def forget_parsed_headers() -> None:
+    """Drop the parsed header objects _MailPolicy keeps (16,384 of them) for the many reads of
+    one review: across thousands of series with unique headers they are 150+ MB no later series
+    uses (triage and profile learn drop them after each series)."""
+    _parsed_header.cache_clear()
+
+
+class _MailPolicy(email.policy.EmailPolicy):
+    """EmailPolicy that parses each distinct header value once.
+
+    The email package re-parses a header on every access, and b4, the thread grouping and the
+    adapter read the same From/Subject/References many times: a third of a 50-patch review went
+    there. Header objects are immutable, so sharing them is safe; the message's source headers
+    are untouched, so serializing it is unchanged.
+    """
+
+    def header_fetch_parse(self, name, value):
+        if hasattr(value, "name"):
+            return value
+        if isinstance(value, str):
+            text = simple_header_text(name, value.replace("\r", "").replace("\n", ""))  # unfolded as the policy does
+            if text is not None:
+                return text  # what str() of the parsed header gives; nothing reads more of it
+        return _parsed_header(self, name, value)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __eq__(self, other) -> bool:
+        return self is other
+
+
+# b4's own parsing policy: keep 8-bit bodies, never re-wrap headers.
+MAIL_POLICY = _MailPolicy(utf8=True, cte_type="8bit", max_line_length=None, message_factory=EmailMessage)
+
+_MSGID_RE = re.compile(r"<([^<>\s]+)>")
+_BARE_MSGID_RE = re.compile(r"(?<!\S)(\S+@\S+)")  # from a word's start: linear
+
+
+def msgid_in(raw: str) -> str | None:
+    """The message-id a Message-ID header's text names: `<id>`, else a bare `local@domain`."""
+    m = _MSGID_RE.search(raw) or _BARE_MSGID_RE.search(raw)
+    return m.group(1) if m else None
+
+
+def ids_in(value: str) -> list[str]:
+    """Every `<id>` of an In-Reply-To or References header's text, in order."""
+    return _MSGID_RE.findall(value or "")
+
+
+def message_id_of(msg: EmailMessage, read=None) -> str | None:
+    """`read` is a header_reader(msg) the caller already has."""
+    return msgid_in(read("Message-ID") if read is not None else header(msg, "Message-ID"))
+
+
+_PLAIN_HEADER_RE = re.compile(r"[ -~\t\r\n]*")
+# Address lists are normalised by parsing (`<a@b>` becomes `a@b`): always parsed.
+_ADDRESS_HEADERS = frozenset({"from", "to", "cc", "bcc", "sender", "reply-to"})
+
+
+_ABSENT = object()
+
+
+def header(msg: EmailMessage, name: str) -> str:
+    """A header as text; a malformed header gives its raw text instead of an exception.
+
+    Plain ASCII values without encoded words read the same raw as parsed, so they skip the email
+    package's structured parse (the most expensive part of reading a thread)."""
+    lname = name.lower()
+    raw = _ABSENT if lname in _ADDRESS_HEADERS else next(
+        (v for k, v in msg.raw_items() if k.lower() == lname), _ABSENT)
+    return _header_text(msg, name, lname, raw)
+
+
+def header_reader(msg: EmailMessage):
+    """header(msg, name) for many names with one pass over the headers: a function of the
+    name. It reads the headers as they are now; a mail changed later needs a new reader."""
+    first: dict[str, object] = {}
+    for k, v in msg.raw_items():
+        first.setdefault(k.lower(), v)
+
+    def read(name: str) -> str:
+        lname = name.lower()
+        return _header_text(msg, name, lname, first.get(lname, _ABSENT))
+
+    return read
+
+
+def _header_text(msg: EmailMessage, name: str, lname: str, raw: object) -> str:
+    """The text of header `name` whose first raw value is `raw` (_ABSENT: none, or not looked up
+    because address lists are always parsed: `<a@b>` becomes `a@b`)."""
+    if lname in _ADDRESS_HEADERS:
+        return _parsed_text(msg, name)
+    if raw is _ABSENT:
+        return ""
+    if isinstance(raw, str) and "=?" not in raw and _PLAIN_HEADER_RE.fullmatch(raw):
+        return " ".join(raw.split())
+    return _parsed_text(msg, name)
+
+
+def _parsed_text(msg: EmailMessage, name: str) -> str:
+    try:
+        value = msg.get(name)
+    except Exception:  # the email package raises many types on hostile headers
+        value = None
+        for k, v in msg.raw_items():
+            if k.lower() == name.lower():
+                value = v
+                break
+    if value is None:
+        return ""
+    try:
+        return " ".join(str(value).split())
+    except Exception:
+        return ""
+
+
+def decoded(value: str) -> str:
+    """A raw header value with its RFC 2047 encoded words decoded, as the email package shows
+    them (the header index reads raw bytes, not parsed mail)."""
+    if "=?" not in value:
+        return value
+    try:
+        return " ".join(str(email.header.make_header(email.header.decode_header(value))).split())
+    except Exception:  # hostile encodings: keep the raw text, as header() does
+        return value
+
+
+def address_of(sender: str) -> str:
+    """The address of a From header's text (lower case as given): the same author under another
+    display name."""
+    return parseaddr(sender)[1] or sender
+
+
+def date_of(raw: str) -> datetime | None:
+    """The Date header's text as an aware datetime (UTC when it names no zone), or None."""
+    if not raw:
+        return None
+    try:
+        d = parsedate_to_datetime(raw)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    if d is None:
+        return None
+    return d if d.tzinfo else d.replace(tzinfo=timezone.utc)
+
+
+def msg_date(msg: EmailMessage) -> datetime | None:
+    return date_of(header(msg, "Date"))
+
+
+def add_raw(msg: EmailMessage, name: str, value: str) -> None:
+    """Add a header as the parser adds the ones it reads (Message.set_raw): stored as text and
+    parsed when read, like every other header of the mail. `msg[name] = value` would run the
+    header registry's full parse at once (a fifth of building a 50-patch series)."""
+    msg.set_raw(*msg.policy.header_source_parse([f"{name}: {value}\n"]))
+
+
+# Headers the email package parses into objects; a hostile value raises on access (an
+# out-of-range year in Date raised OverflowError inside b4), so unusable ones can be set aside.
+_STRUCTURED = ("Date", "From", "To", "Cc", "Message-ID", "In-Reply-To", "References", "Subject")
+
+
+def quarantine_bad_headers(msg: EmailMessage) -> None:
+    """Set aside structured headers the email package cannot parse. Called only when a consumer
+    (b4) failed on the mail: validating every header of every mail up front cost a quarter of a
+    triage run, and header() above never raises anyway."""
+    for name in _STRUCTURED:
+        try:
+            for value in msg.get_all(name) or ():
+                str(value)
+        except Exception:
+            raw = [v for k, v in msg.raw_items() if k.lower() == name.lower()]
+            del msg[name]
+            for value in raw:
+                msg[f"X-Reviewtool-Unparsable-{name}"] = " ".join(str(value).split())[:200]

@@ -1,0 +1,160 @@
+"""Subject-line parsing: `[RFC PATCH net-next v3 2/7] subsys: summary` into tokens.
+
+We parse subjects ourselves rather than through b4 so that tree tags are kept as exact tokens
+(`bpf-next/net` is not `net`) and malformed counters are reported instead of guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+_REPLY_RE = re.compile(r"^\s*((re|aw|sv|fwd?)\s*(?:\[\d+\]\s*)?:\s*)+", re.I)  # one blank run per gap
+_BRACKET_RE = re.compile(r"^\s*\[([^\]]*)\]")
+_VERSION_RE = re.compile(r"^v(\d{1,3})$", re.I)
+_PATCH_VERSION_RE = re.compile(r"^(patch|rfc)v(\d{1,3})$", re.I)
+_COUNTER_RE = re.compile(r"^(\d{1,4})/(\d{1,4})$")
+_COUNTERISH_RE = re.compile(r"^[\d.]+/[\d.]+$")
+_KEYWORDS = {"PATCH", "RFC", "RESEND", "PULL", "GIT", "NOT-FOR-MERGE"}
+UNCLOSED = "the prefix bracket is never closed"
+
+
+@dataclass(frozen=True)
+class Subject:
+    raw: str
+    reply: bool = False
+    brackets: tuple[str, ...] = ()  # each leading [...] group, as written
+    tokens: tuple[str, ...] = ()  # all tokens of all groups
+    is_patch: bool = False  # a PATCH / RFC / PULL keyword is present
+    revision: int = 1
+    revision_explicit: bool = False
+    counter: int | None = None
+    expected: int | None = None
+    counter_text: str | None = None  # e.g. "03/10", kept for zero-padding checks
+    rfc: bool = False
+    resend: bool = False
+    pull: bool = False
+    tags: tuple[str, ...] = ()  # tokens that are not keywords, versions or counters
+    summary: str = ""  # text after the brackets
+    problems: tuple[str, ...] = ()  # what is malformed in the prefix
+
+    @property
+    def tree(self) -> str | None:
+        """The first tag: `net`, `bpf-next`, `iproute2`, ... (the profile decides which are trees)."""
+        return self.tags[0] if self.tags else None
+
+    @property
+    def subsystem(self) -> str | None:
+        """`net: sched` from `net: sched: fix x`: every `word:` prefix before the description."""
+        m = re.match(r"^((?:[\w./\-+,{}* ]{1,60}?:\s)+)", self.summary)
+        if not m:
+            return None
+        return m.group(1).strip().rstrip(":").strip()
+
+
+def _tokens(group: str) -> list[str]:
+    return [t for t in re.split(r"[\s,]+", group.strip()) if t]
+
+
+@lru_cache(maxsize=8192)  # thread grouping, the adapter and rules parse the same subjects again and again
+def parse_subject(raw: str) -> Subject:
+    raw = " ".join((raw or "").split())
+    text = raw
+    reply = False
+    m = _REPLY_RE.match(text)
+    if m:
+        reply = True
+        text = text[m.end():]
+    brackets: list[str] = []
+    while True:
+        m = _BRACKET_RE.match(text)
+        if not m:
+            break
+        brackets.append(m.group(1))
+        text = text[m.end():]
+    summary = text.strip()
+    unclosed = False
+    if not brackets and summary.startswith("[") and "]" not in summary:
+        # `[PATCH v2 0/3 foo: bar`: read the prefix words up to the summary, so a garbled cover
+        # letter keeps its version and counter (and the series does not seem to mix versions).
+        words = summary[1:].split()
+        n = 0
+        while n < len(words) and ":" not in words[n] and (n or words[n].upper() in ("PATCH", "RFC")) \
+                and (words[n].upper() in _KEYWORDS or _VERSION_RE.match(words[n]) or _COUNTER_RE.match(words[n])
+                     or _PATCH_VERSION_RE.match(words[n]) or (n and words[n].islower() and n < 4)):
+            n += 1
+        if n:
+            brackets, summary, unclosed = [" ".join(words[:n])], " ".join(words[n:]), True
+    # Some tools put the project tag before [PATCH] without brackets is not handled: too ambiguous.
+    tokens: list[str] = []
+    for group in brackets:
+        tokens.extend(_tokens(group))
+
+    is_patch = rfc = resend = pull = False
+    revision, revision_explicit = 1, False
+    counter = expected = None
+    counter_text = None
+    tags: list[str] = []
+    problems: list[str] = []
+    for tok in tokens:
+        up = tok.upper()
+        vm = _VERSION_RE.match(tok)
+        pvm = _PATCH_VERSION_RE.match(tok)
+        cm = _COUNTER_RE.match(tok)
+        if up in ("PATCH", "PATCHES"):
+            is_patch = True
+        elif up == "RFC":
+            rfc = is_patch = True
+        elif up == "RESEND":
+            resend = True
+        elif up in ("PULL", "GIT") or up.startswith("PULL"):
+            pull = is_patch = True
+        elif pvm:
+            is_patch = True
+            rfc = rfc or pvm.group(1).upper() == "RFC"
+            revision, revision_explicit = int(pvm.group(2)), True
+        elif vm:
+            revision, revision_explicit = int(vm.group(1)), True
+        elif cm:
+            if counter is not None:
+                problems.append(f"two counters in the prefix ({counter_text}, {tok})")
+                continue
+            counter, expected, counter_text = int(cm.group(1)), int(cm.group(2)), tok
+            if counter > expected:
+                problems.append(f"counter {tok} is beyond its total")
+        elif _COUNTERISH_RE.match(tok):
+            problems.append(f"counter '{tok}' is not of the form M/N")
+        else:
+            tags.append(tok)
+    if is_patch and tokens and tokens[0].upper() not in _KEYWORDS and not brackets[0].upper().startswith(("PATCH", "RFC")):
+        # `[iptables PATCH]` works but is not the kernel's form; say so, without guessing more.
+        if any(t.upper() in ("PATCH", "RFC") for t in _tokens(brackets[0])):
+            problems.append(f"'{tokens[0]}' placed before PATCH")
+    if revision_explicit and revision < 1:
+        problems.append("revision v0 does not exist")
+    if unclosed:
+        problems.append(UNCLOSED)
+    return Subject(
+        raw=raw,
+        reply=reply,
+        brackets=tuple(brackets),
+        tokens=tuple(tokens),
+        is_patch=is_patch,
+        revision=max(revision, 1),
+        revision_explicit=revision_explicit,
+        counter=counter,
+        expected=expected,
+        counter_text=counter_text,
+        rfc=rfc,
+        resend=resend,
+        pull=pull,
+        tags=tuple(tags),
+        summary=summary,
+        problems=tuple(problems),
+    )
+
+
+def normalized_summary(subject: Subject) -> str:
+    """A key for matching the same patch or series across revisions."""
+    return re.sub(r"\s+", " ", subject.summary.strip().lower())
