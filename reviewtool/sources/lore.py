@@ -36,7 +36,7 @@ LORE_DEFAULT = "https://lore.kernel.org/all/%s"
 DEFAULT_TIMEOUT_S = 30.0
 # Hosts whose URLs name a message but are not where we fetch from: the configured server is.
 MESSAGE_NAMING_HOSTS = frozenset({"lore.kernel.org", "patch.msgid.link", "msgid.link", "lkml.kernel.org"})
-_MSGID_RE = re.compile(r"[^\s<>@]+@[^\s<>]+")
+_MSGID_ARG_RE = re.compile(r"[^\s<>@]+@[^\s<>]+")
 _ID_PREFIX_RE = re.compile(r"^(?:rfc822msgid|msgid|mid|id):\s*", re.I)
 _MAIL_FILE_SUFFIXES = (".mbox", ".mbx", ".eml", ".patch", ".gz", ".mail", ".txt")
 
@@ -83,7 +83,7 @@ def parse_ref(text: str) -> MessageRef | None:
     candidate = _ID_PREFIX_RE.sub("", raw, count=1).strip()
     if candidate.startswith("<") and candidate.endswith(">"):
         candidate = candidate[1:-1].strip()
-    if not _MSGID_RE.fullmatch(candidate) or _looks_like_path(raw):
+    if not _MSGID_ARG_RE.fullmatch(candidate) or _looks_like_path(raw):
         return None
     return MessageRef(candidate, None, raw)
 
