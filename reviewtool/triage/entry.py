@@ -87,6 +87,16 @@ def _internal(exc: Exception) -> Reviewed:
     return _skipped(f"internal error: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}", keep=False)
 
 
+def _unplaced(reason: str, places: list[str]) -> str:
+    """`reason` without the `ARCHIVE: ` it starts with: the entry names its series by message-id
+    and link already, and a reason that names no place is the same wherever the archive lies, so
+    the store keeps it (one series of a real stretch was reviewed again on every warm run)."""
+    for p in places:
+        if p and reason.startswith(f"{p}: "):
+            return reason[len(p) + 2:]
+    return reason
+
+
 def review_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> Reviewed:
     """Parse, build and review one group's mails (`raws`, read back by offset) as `check` would."""
     from ..model.b4adapter import build_series
@@ -101,7 +111,7 @@ def review_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> Reviewe
     except LimitError as exc:  # the same bytes are over the same limit (the limits are in the key)
         return _skipped(exc.what, keep=True)
     except ReviewtoolError as exc:  # the mails themselves: the same bytes fail the same way...
-        reason = exc.one_line()
+        reason = _unplaced(exc.one_line(), places)
         # ...unless the reason names where they are, which the store's key leaves out
         return _skipped(reason, keep=not any(p and p in reason for p in places))
     except RecursionError:  # as `check` says it (cli.main); the same bytes nest as deep next time
