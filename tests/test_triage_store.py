@@ -13,6 +13,7 @@ import subprocess
 import sys
 from contextlib import closing
 from datetime import timedelta
+import json
 from pathlib import Path
 
 import pytest
@@ -290,3 +291,22 @@ def test_store_info_of_a_broken_store_is_an_input_error(tmp_path, cli):
     store.write_bytes(b"not sqlite at all\n" * 100)
     res = cli("triage", "--store-info", "--store", store)
     assert res.code == 2 and len(res.err.splitlines()) == 1 and "not a database" in res.err
+
+
+def test_a_series_that_cannot_be_built_is_kept_and_still_names_its_archive(tmp_path, cli):
+    """Its reason names the archive it is in; the stored review does not, so the store keeps it
+    (it was reviewed again on every warm run) and the same archive under another name says so."""
+    from mailfactory import series_mails, write
+
+    pull = Mail("[GIT PULL] Networking for v6.20", "Hi Linus,\n\nThe following changes ...\n")
+    archive = write(tmp_path, thread(pull, domain="pull.example") + "\n" + thread(*series_mails(1, cover=False)))
+    store = tmp_path / "store.db"
+    first, _, reviewed = stored_run(cli, store, archive)
+    again, reused, reviewed_again = stored_run(cli, store, archive)
+    assert (reviewed, reused, reviewed_again) == (2, 2, 0)
+    assert again.out == first.out == fresh(cli, archive)
+    assert json.loads(again.out)["skipped"][0]["reason"] == f"{archive}: b4 found no usable patch series in the thread"
+    moved = tmp_path / "moved.mbox"
+    moved.write_bytes(archive.read_bytes())
+    res, _, reviewed_moved = stored_run(cli, store, moved)
+    assert reviewed_moved == 0 and json.loads(res.out)["skipped"][0]["reason"].startswith(f"{moved}: ")

@@ -93,7 +93,7 @@ def triage(
     from ..triage.output import render_chunks, write_report
     from ..triage.report import build_report, json_chunks, parse_now, patchwork_checks
     from ..triage.entry import entry
-    from ..triage.run import TriageOptions, superseded_entries, worker_pool
+    from ..triage.run import TriageOptions, segment_scan, superseded_entries, worker_pool
     from ..triage.spool import Spool
 
     from ..sources.lore import FetchOptions, parse_duration, server_base
@@ -148,7 +148,7 @@ def triage(
             scratch_labels[paths[-1]] = f"search {query!r}"
             labels.append(f"search: {query}")
         with _status(show, "Reading the archive …"):
-            indexed = index_archive(paths, Path(scratch), guard, skipped_files, scratch_labels)
+            indexed = index_archive(paths, Path(scratch), guard, skipped_files, scratch_labels, segment_scan(pool, opts.jobs))
             grouping = group_archive(indexed.heads)
         if not grouping.messages:
             raise InputError(f"{', '.join(labels)}: no mail messages found")

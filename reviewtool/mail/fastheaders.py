@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import email
 import email.parser
+import email.utils
 import re
 from email.headerregistry import HeaderRegistry
 from email.message import Message
@@ -32,6 +33,11 @@ _ADDR_SPEC = rf"{_ATEXT}(?:\.{_ATEXT})*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
 _NAME = rf"{_ATEXT}(?: {_ATEXT})*"
 _MAILBOX_RE = re.compile(rf"({_NAME}) <({_ADDR_SPEC})>|<({_ADDR_SPEC})>|({_ADDR_SPEC})")
 _DOT_ATOM = rf"{_ATEXT}(?:\.{_ATEXT})*"
+# `"Display Name" <addr>` with printable ASCII words (no quote, backslash, tab or doubled space,
+# which the parser would unescape or fold): its display name is the quoted text as written.
+_QWORD = r'[!#-\[\]-~]+'
+_QUOTED_MAILBOX_RE = re.compile(rf'"({_QWORD}(?: {_QWORD})*)" <({_ADDR_SPEC})>')
+_SPECIALS = frozenset('()<>@,:;."[]')  # email._header_value_parser.SPECIALS: such a name stays quoted
 _MSGID_RE = re.compile(rf"<{_DOT_ATOM}@{_DOT_ATOM}>")
 
 
@@ -40,11 +46,26 @@ def simple_header_text(name: str, value: str) -> str | None:
     lname = name.lower()
     if lname in _ADDRESS:
         return simple_address_text(value)
+    if lname == "date":
+        return simple_date_text(value)
     if lname == "message-id":
         return value if "=?" not in value and _MSGID_RE.fullmatch(value) else None
     if lname not in _STRUCTURED and "=?" not in value and _PLAIN_TEXT_RE.fullmatch(value):
         return value
     return None
+
+
+def simple_date_text(value: str) -> str | None:
+    """str(DateHeader) of `value`: the date as email.utils.format_datetime writes it, or the value
+    itself when it is no date (what DateHeader.parse does, without its parse tree of the result)."""
+    if not value or not _PLAIN_TEXT_RE.fullmatch(value):
+        return None
+    try:
+        return email.utils.format_datetime(email.utils.parsedate_to_datetime(value))
+    except ValueError:
+        return value
+    except Exception:  # anything else is the parser's to say
+        return None
 
 
 def simple_address_text(value: str) -> str | None:
@@ -57,7 +78,12 @@ def simple_address_text(value: str) -> str | None:
             piece = piece.lstrip(" \t")  # folding whitespace after a comma: the parser drops it
         m = _MAILBOX_RE.fullmatch(piece)
         if m is None:
-            return None
+            q = _QUOTED_MAILBOX_RE.fullmatch(piece)
+            if q is None:
+                return None
+            name, addr = q.groups()
+            out.append(f'"{name}" <{addr}>' if _SPECIALS.intersection(name) else f"{name} <{addr}>")
+            continue
         name, angled, bracketed, bare = m.groups()
         out.append(f"{name} <{angled}>" if name else bracketed or bare)
     return ", ".join(out)

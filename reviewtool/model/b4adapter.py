@@ -21,7 +21,7 @@ from ..mail.subject import normalized_summary, parse_subject
 from ..sources.b4fetch import init_b4
 from ..sources.threads import split_reposts
 from .assemble import duplicate_counters, make_patch, make_series, person
-from .patchid import patch_ids
+from .b4mailbox import mailboxes
 from .series import Patch, Reply, Series
 from .trailers import find_reply_trailers, make_trailer
 
@@ -98,33 +98,6 @@ def _replies(lmbx, mails: dict[str, int]) -> tuple[Reply, ...]:
     return tuple(out)
 
 
-def _mailbox(msgs: list[EmailMessage]):
-    import b4
-
-    lmbx = b4.LoreMailbox()
-    skipped = []
-    for msg in msgs:
-        try:
-            lmbx.add_message(msg)
-        except Exception:  # b4 raises many types on hostile headers: set those aside, try once more
-            quarantine_bad_headers(msg)
-            try:
-                lmbx.add_message(msg)
-            except Exception as exc:  # keep going, say what was skipped
-                skipped.append(f"skipped a message b4 cannot use ({header(msg, 'Subject')[:60]!r}: {exc})")
-    _seed_patch_ids(lmbx)
-    return lmbx, skipped
-
-
-def _seed_patch_ids(lmbx) -> None:
-    """Give b4 every patch-id from one git process; b4 would start one per patch."""
-    todo = [m for m in lmbx.msgid_map.values()
-            if getattr(m, "_git_patch_id", "") is None and m.has_diff and m.body]
-    ids = patch_ids([m.body for m in todo]) if len(todo) > 1 else None
-    for lmsg, pid in zip(todo, ids or ()):
-        lmsg._git_patch_id = pid or ""  # "" = no patch-id: b4 must not run git again for it
-
-
 # b4 converts every digit of a `vN` word of a subject (int() raises past 4,300 digits); a
 # version that long is no version (subject.py reads at most three digits), so b4 never sees it.
 _ABSURD_VERSION_RE = re.compile(r"(?i)v\d{100,}")
@@ -181,9 +154,8 @@ def _reposts(msgs: list[EmailMessage]) -> tuple[Patch, ...]:
     return tuple(out)
 
 
-def _series_for(msgs: list[EmailMessage], revision: int, source: str, *,
+def _series_for(lmbx, skipped: list[str], msgs: list[EmailMessage], revision: int, source: str, *,
                 subjects: dict[str, str] | None = None, reposts: tuple[Patch, ...] = ()) -> Series | None:
-    lmbx, skipped = _mailbox(msgs)
     try:
         lser = lmbx.get_series(revision=revision, codereview_trailers=False)
     except SystemExit as exc:  # b4 exits on Cf characters and attestation hardfail
@@ -249,10 +221,11 @@ def build_series(msgs: list[EmailMessage], *, revision: int | None = None, sourc
         raise InputError(f"{source}: revision v{target} is not in the input (found: "
                          + ", ".join(f"v{r}" for r in revisions) + ")")
     b4_msgs, subjects = _b4_view(msgs)
+    boxes, skipped = mailboxes(b4_msgs, 1 + sum(1 for r in revisions if r < target))
 
     def series_for(r: int) -> Series | None:
         reposts = _reposts(older.get(r, [])) if r == target else ()
-        return _series_for(b4_msgs, r, source, subjects=subjects, reposts=reposts)
+        return _series_for(boxes.pop(), skipped, b4_msgs, r, source, subjects=subjects, reposts=reposts)
 
     series = series_for(target)
     if series is None:

@@ -38,13 +38,13 @@ def reply_data(first: Patch | None, full_subject: str) -> dict[str, Any] | None:
     copying everyone it was sent to, threaded under it."""
     if first is None:
         return None
-    from email.utils import parseaddr
+    from ..mail.headers import address_of
 
     seen: set[str] = set()
     to, cc = [], []
     for bucket, addresses in ((to, (str(first.sender),)), (cc, first.to + first.cc)):
         for address in addresses:
-            key = (parseaddr(address)[1] or address).lower()
+            key = address_of(address).lower()
             if address.strip() and key not in seen:
                 seen.add(key)
                 bucket.append(address.strip())

@@ -15,7 +15,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Callable, Iterable, Iterator
 
 from ..errors import InputError
 from ..limits import limits
@@ -191,13 +191,15 @@ def _lines(fh: BinaryIO, cap: int) -> Iterator[tuple[bytes, bytes | None]]:
     yield prev, None
 
 
-def scan_mbox(path: str, fh: BinaryIO, start: int, label: str, first_line: bytes | None = None) -> Iterator[MailHead]:
+def scan_mbox(path: str, fh: BinaryIO, start: int, label: str, first_line: bytes | None = None,
+              stop: int | None = None) -> Iterator[MailHead]:
     """Split on `From ` lines by files.split_mbox's rule (the first line is a separator; after a
     blank line, a `From ` line is one when it carries a date, or, in a file whose first separator
     carries none, when a header line follows), keeping only each mail's header block; its body
     is read once more, by offset, for its change-id line and its diff. The mail's bytes stay in
     the file. A scan resumed at a later separator
-    (`start`) is given the file's own first line, which decides the separator rule."""
+    (`start`) is given the file's own first line, which decides the separator rule; one given
+    `stop` (a separator's offset, from segments()) ends at the separator there."""
     fh.seek(start)
     pos = start
     cap, big = limits().input_bytes, limits().mail_bytes  # nothing past cap is read (limit_notes says so)
@@ -233,6 +235,8 @@ def scan_mbox(path: str, fh: BinaryIO, start: int, label: str, first_line: bytes
                     or not strict and nxt is not None and files._FIELD_RE.match(nxt)):
                 if not first and (m := finish(pos)) is not None:
                     yield m
+                if stop is not None and pos >= stop:
+                    return
                 mail_start, fp = pos + len(line), bool(files._FORMAT_PATCH_RE.match(line))
                 head, in_head, first, kept = [], True, False, 0
                 body_start = mail_start
@@ -250,6 +254,80 @@ def scan_mbox(path: str, fh: BinaryIO, start: int, label: str, first_line: bytes
             yield m
     finally:
         os.close(fd)
+
+
+PARALLEL_BYTES = 8 << 20  # an mbox this big is scanned in segments, one per process
+
+
+@dataclass(frozen=True)
+class SegmentScan:
+    """How index_file may scan a large mbox in `parts` segments: `map(scan_segment, [args, ...])`
+    runs scan_segment on each args tuple elsewhere (a process pool) and gives the results in order."""
+
+    parts: int
+    map: Callable[..., Iterable[list]]
+
+
+
+def _piece(data: bytes, at: int) -> bytes:
+    """The line (or first piece of it) starting at `at`, as _lines reads it."""
+    end = data.find(b"\n", at)
+    return data[at:min(at + _LINE_PIECE, len(data) if end < 0 else end + 1)]
+
+
+def _separator_after(fh: BinaryIO, offset: int, strict: bool) -> int | None:
+    """The offset of the first `From ` line at or after `offset` that scan_mbox takes for a
+    separator by the line alone (a blank line before it; the date rule, or in a file of dateless
+    separators a header line after it), so a scan may start or stop there."""
+    window = 1 << 20
+    while True:
+        fh.seek(offset)
+        data = fh.read(window + 2 * _LINE_PIECE)
+        if len(data) < 8:
+            return None
+        at = 0
+        while (hit := data.find(b"\nFrom ", at, window + 8)) >= 0:
+            line_at = hit + 1
+            at = line_at
+            before = data[:hit]
+            if not (before.endswith(b"\n") or before.endswith(b"\n\r")):
+                continue  # the line before is not blank
+            line = _piece(data, line_at)
+            nxt_at = line_at + len(line)
+            nxt = _piece(data, nxt_at) if nxt_at < len(data) else None
+            if line.endswith(b"\n") and (files._SEPARATOR_RE.match(line)
+                                         or not strict and nxt is not None and files._FIELD_RE.match(nxt)):
+                return offset + line_at
+        if len(data) < window + 2 * _LINE_PIECE:
+            return None
+        offset += window
+
+
+def segments(path: str, skip: int, parts: int) -> list[tuple[int, int | None]]:
+    """[(start, stop)] cutting an mbox at separators into about `parts` equal runs: scan_mbox of
+    each, in order, gives what one scan of the whole file gives."""
+    size = os.path.getsize(path)
+    if parts < 2 or size < PARALLEL_BYTES or size > limits().input_bytes:
+        return [(skip, None)]
+    with open(path, "rb") as fh:
+        fh.seek(skip)
+        first = fh.readline(_LINE_PIECE)
+        strict = bool(files._SEPARATOR_RE.match(first))
+        cuts = [skip]
+        for k in range(1, parts):
+            cut = _separator_after(fh, max(cuts[-1] + 1, skip + size * k // parts), strict)
+            if cut is None:
+                break
+            cuts.append(cut)
+    return [(a, b) for a, b in zip(cuts, cuts[1:] + [None])]
+
+
+def scan_segment(path: str, start: int, stop: int | None, skip: int, label: str) -> list[MailHead]:
+    """The mails of one segment (segments()) of an mbox."""
+    with open(path, "rb") as fh:
+        fh.seek(skip)
+        first_line = fh.readline(_LINE_PIECE)
+        return list(scan_mbox(path, fh, start, label, first_line, stop))
 
 
 def _change_id(body: bytes) -> bytes | None:
@@ -291,9 +369,10 @@ def probe(fh: BinaryIO, name: str) -> tuple[str, int]:
     return "single", skip
 
 
-def index_file(path: Path, label: str | None = None) -> Iterator[MailHead]:
+def index_file(path: Path, label: str | None = None, segmented: SegmentScan | None = None) -> Iterator[MailHead]:
     """Every mail of one file (mbox or single message), in file order; the file is recognised
-    as files._mails_of_file recognises it."""
+    as files._mails_of_file recognises it. With `segmented`, a large mbox's first segment is
+    scanned here while the others are scanned elsewhere: the same mails in the same order."""
     name = label or str(path)
     try:
         fh = open(path, "rb")
@@ -302,7 +381,12 @@ def index_file(path: Path, label: str | None = None) -> Iterator[MailHead]:
     with fh:
         kind, skip = probe(fh, name)
         if kind == "mbox":
-            yield from scan_mbox(str(path), fh, skip, name)
+            cuts = segments(str(path), skip, segmented.parts) if segmented is not None else [(skip, None)]
+            later = segmented.map(scan_segment, [(str(path), a, b, skip, name) for a, b in cuts[1:]]) \
+                if len(cuts) > 1 else ()
+            yield from scan_mbox(str(path), fh, skip, name, stop=cuts[0][1])
+            for heads in later:
+                yield from heads
             return
         fh.seek(skip)
         size = os.fstat(fh.fileno()).st_size - skip
@@ -375,7 +459,7 @@ def is_gzip(path: Path) -> bool:
 
 
 def index_inputs(paths: list[Path], scratch: Path, skipped: list[str] | None = None,
-                 labels: dict[Path, str] | None = None) -> Iterator[MailHead]:
+                 labels: dict[Path, str] | None = None, segmented: SegmentScan | None = None) -> Iterator[MailHead]:
     """Every mail of every input, streaming; gzip files are unpacked into `scratch` first. In a
     directory, a file that is not mail (a README, a quilt `series`) is skipped and named in
     `skipped`; a file given by name must be mail. `labels` names inputs that are scratch files
@@ -384,7 +468,7 @@ def index_inputs(paths: list[Path], scratch: Path, skipped: list[str] | None = N
         for f in mail_files(p):
             label = (labels or {}).get(f, str(f))
             try:
-                yield from index_file(unpack_gzip(f, scratch) if is_gzip(f) else f, label)
+                yield from index_file(unpack_gzip(f, scratch) if is_gzip(f) else f, label, segmented)
             except InputError as exc:
                 if f == p:
                     raise

@@ -51,6 +51,7 @@ class Reviewed:
     profile: str | None = None
     errors: int = 0
     keep: bool = True  # False for failures that may pass (internal errors, the repository)
+    placed: bool = False  # skip_reason is said of the group's archive: the entry names it first
 
 
 def thread_url(link_base: str, msgid: str) -> str:
@@ -78,13 +79,26 @@ def compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def _skipped(reason: str, keep: bool) -> Reviewed:
-    return Reviewed(status="skipped", skip_reason=reason, keep=keep)
+def _skipped(reason: str, keep: bool, placed: bool = False) -> Reviewed:
+    return Reviewed(status="skipped", skip_reason=reason, keep=keep, placed=placed)
+
+
+def _source(group: SeriesGroup) -> str:
+    return (group.refs[0].label or group.refs[0].path) if group.refs else ""
 
 
 def _internal(exc: Exception) -> Reviewed:
     # One bad series must not sink a 10,000-series report; and what failed may pass next time.
     return _skipped(f"internal error: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}", keep=False)
+
+
+def _unplaced(reason: str, source: str) -> tuple[str, bool]:
+    """(`reason` without the `ARCHIVE: ` it starts with, whether it did): the entry puts the
+    archive's name back (entry()), and the stored review holds no place, so the store keeps it
+    (one series of a real stretch was otherwise reviewed again on every warm run)."""
+    if source and reason.startswith(f"{source}: "):
+        return reason[len(source) + 2:], True
+    return reason, False
 
 
 def review_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> Reviewed:
@@ -93,7 +107,7 @@ def review_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> Reviewe
     from ..review import review_series
     from ..sources.files import parse_mails
 
-    source = (group.refs[0].label or group.refs[0].path) if group.refs else ""
+    source = _source(group)
     places = [source, *(r.origin for r in raws)]
     try:
         msgs = parse_mails(raws)
@@ -101,9 +115,9 @@ def review_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> Reviewe
     except LimitError as exc:  # the same bytes are over the same limit (the limits are in the key)
         return _skipped(exc.what, keep=True)
     except ReviewtoolError as exc:  # the mails themselves: the same bytes fail the same way...
-        reason = exc.one_line()
+        reason, placed = _unplaced(exc.one_line(), source)
         # ...unless the reason names where they are, which the store's key leaves out
-        return _skipped(reason, keep=not any(p and p in reason for p in places))
+        return _skipped(reason, keep=not any(p and p in reason for p in places), placed=placed)
     except RecursionError:  # as `check` says it (cli.main); the same bytes nest as deep next time
         return _skipped(NESTS_TOO_DEEPLY, keep=True)
     except Exception as exc:
@@ -174,7 +188,8 @@ def entry(group: SeriesGroup, r: Reviewed, opts: TriageOptions) -> tuple:
             "idle_days": days(opts.now, group.last_activity),
             "superseded": [_superseded_data(s, group, opts) for s in group.superseded]}
     if r.status == "skipped":
-        return ("skipped", {**base, "status": "skipped", "skip_reason": r.skip_reason})
+        reason = f"{_source(group)}: {r.skip_reason}" if r.placed else r.skip_reason
+        return ("skipped", {**base, "status": "skipped", "skip_reason": reason})
     status, was, reasons = staleness(r.status, list(r.reasons), last_activity=when(group.last_activity),
                                      now=opts.now, stale_days=opts.stale_days)
     state = next(({k: v for k, v in x.items() if k != "code"} for x in reasons if x["code"] == "state"), None)

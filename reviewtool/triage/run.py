@@ -149,6 +149,16 @@ def worker_pool(opts: TriageOptions, warm: bool = True) -> Iterator[ProcessPoolE
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def segment_scan(pool: ProcessPoolExecutor | None, jobs: int):
+    """How the archive's index may use the pool: the parent scans one segment of a large mbox
+    while each worker, idle until the archive is indexed, scans another (None: serial)."""
+    from ..sources.index import SegmentScan
+
+    if pool is None:
+        return None
+    return SegmentScan(parts=jobs, map=lambda fn, args: pool.map(fn, *zip(*args)))
+
+
 def run_groups(groups: Iterable[SeriesGroup], opts: TriageOptions,
                on_done: Callable[[Reviewed], None] | None = None,
                pool: ProcessPoolExecutor | None = None) -> Iterator[Reviewed]:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..limits import limits
-from ..sources.index import (MailHead, MailRef, index_file, index_inputs, is_gzip, mail_files, unpack_gzip,
+from ..sources.index import (MailHead, MailRef, SegmentScan, index_file, index_inputs, is_gzip, mail_files, unpack_gzip,
                              unpacked_path)
 from .store import Guard
 from .store_keys import code_digest, mail_digest
@@ -59,11 +59,12 @@ class Indexed:
 
 
 def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[str],
-                  labels: dict[Path, str]) -> Indexed:
-    """Every mail of every input, as index_inputs, through the store's index when there is one."""
+                  labels: dict[Path, str], segmented: SegmentScan | None = None) -> Indexed:
+    """Every mail of every input, as index_inputs, through the store's index when there is one;
+    `segmented` as for index_file (a large mbox scanned in segments, with the worker pool)."""
     out = Indexed()
     if not guard.usable:
-        out.heads = list(index_inputs(paths, scratch, skipped, labels))
+        out.heads = list(index_inputs(paths, scratch, skipped, labels, segmented))
         return out
     for p in paths:
         files = mail_files(p)
@@ -76,7 +77,7 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
             keep = stored is not None and guard.usable and f not in labels
             try:
                 row = _index_one(f, label, scratch, stored.get(key) if keep else None, out,
-                                 _stat(f, maildir) if keep else None, guard)
+                                 _stat(f, maildir) if keep else None, guard, segmented)
             except InputError as exc:
                 if f == p:
                     raise
@@ -95,7 +96,7 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
 
 
 def _index_one(f: Path, label: str, scratch: Path, stored: tuple[str, bytes] | None, out: Indexed,
-               stat: tuple[list[int], bool] | None, guard: Guard) -> tuple[str, bytes] | None:
+               stat: tuple[list[int], bool] | None, guard: Guard, segmented: SegmentScan | None = None) -> tuple[str, bytes] | None:
     """Index one file into `out`; the row to store for it (None: none, or the stored one stands).
     `stat` is _stat's answer for a file the store keeps, None for one it does not."""
     if stored is not None and stat is not None:
@@ -107,7 +108,7 @@ def _index_one(f: Path, label: str, scratch: Path, stored: tuple[str, bytes] | N
             return done
     path = unpack_gzip(f, scratch) if is_gzip(f) else f
     scanned = scan_whole(path, label) if stat is not None and path == f else None
-    heads = scanned.heads if scanned is not None else list(index_file(path, label))
+    heads = scanned.heads if scanned is not None else list(index_file(path, label, segmented))
     out.files_read += 1
     out.mails_read += len(heads)
     pairs = _with_digests(path, heads)

@@ -1,0 +1,90 @@
+"""b4's LoreMailbox filled with a thread's mails, built once per series and copied for each
+revision asked of it.
+
+Reading a mail into b4 (LoreMessage) is most of what building a series costs, and most of that
+is one scan of the whole body for follow-up trailers, diff included. b4 0.16 keeps what that scan
+finds only for a reply (`if self.reply:` after it; a mail with a diff is never promoted to one),
+so for a patch mail the scan is thrown away. `_scan_skipped_for` skips exactly those scans: for a
+mail whose subject b4 reads as no reply and whose body b4 finds a diff in. Every other call is
+b4's own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+from email.message import EmailMessage
+
+from ..mail.headers import header, quarantine_bad_headers
+from .patchid import patch_ids
+
+# the b4 whose LoreMessage.__init__ this was read against; another version scans as it likes
+_KNOWN_B4 = ("0.16.",)
+
+
+@contextlib.contextmanager
+def _scan_skipped_for(b4, msg: EmailMessage):
+    """While b4 reads `msg`, its follow-up trailer scan returns nothing for a non-reply with a diff."""
+    try:
+        reply = b4.LoreSubject(msg["Subject"]).reply  # as LoreMessage reads it
+    except Exception:  # b4 will say so itself when it reads the mail
+        reply = True
+    if reply or not b4.__VERSION__.startswith(_KNOWN_B4):
+        yield
+        return
+    scan = b4.LoreMessage.__dict__["find_trailers"]
+
+    def find_trailers(body, followup=False):
+        if followup and b4.DIFF_RE.search(body):
+            return [], []
+        return scan.__func__(body, followup)
+
+    b4.LoreMessage.find_trailers = staticmethod(find_trailers)
+    try:
+        yield
+    finally:
+        b4.LoreMessage.find_trailers = scan
+
+
+def _add(b4, lmbx, msg: EmailMessage) -> None:
+    with _scan_skipped_for(b4, msg):
+        lmbx.add_message(msg)
+
+
+def mailbox(msgs: list[EmailMessage]):
+    """(LoreMailbox of `msgs`, [what b4 could not use, a line each])."""
+    import b4
+
+    lmbx = b4.LoreMailbox()
+    skipped = []
+    for msg in msgs:
+        try:
+            _add(b4, lmbx, msg)
+        except Exception:  # b4 raises many types on hostile headers: set those aside, try once more
+            quarantine_bad_headers(msg)
+            try:
+                _add(b4, lmbx, msg)
+            except Exception as exc:  # keep going, say what was skipped
+                skipped.append(f"skipped a message b4 cannot use ({header(msg, 'Subject')[:60]!r}: {exc})")
+    _seed_patch_ids(lmbx)
+    return lmbx, skipped
+
+
+def mailboxes(msgs: list[EmailMessage], count: int):
+    """`count` mailboxes of `msgs` as add_message left them, and what b4 could not use.
+    get_series() changes the mailbox it reads (a partial reroll moves patches in, follow-up
+    trailers are added), so each revision asked for reads its own copy; the copies share the
+    mails themselves, which b4 only reads."""
+    lmbx, skipped = mailbox(msgs)
+    shared = {id(m): m for m in msgs}
+    return [copy.deepcopy(lmbx, dict(shared)) for _ in range(count - 1)] + [lmbx], skipped
+
+
+def _seed_patch_ids(lmbx) -> None:
+    """Give b4 every patch-id from one git process (none when triage asked for the batch's ids
+    already: patchid.warm); b4 would start one per patch."""
+    todo = [m for m in lmbx.msgid_map.values()
+            if getattr(m, "_git_patch_id", "") is None and m.has_diff and m.body]
+    ids = patch_ids([m.body for m in todo]) if todo else None
+    for lmsg, pid in zip(todo, ids or ()):
+        lmsg._git_patch_id = pid or ""  # "" = no patch-id: b4 must not run git again for it

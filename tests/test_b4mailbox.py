@@ -1,0 +1,95 @@
+"""model/b4mailbox.py reads mail into b4 faster than b4 alone, and b4 must not notice: every
+LoreMessage, every follow-up, cover and series is what plain add_message gives, and the
+patch-ids given to b4 are those b4 would compute itself."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from reviewtool.model.b4mailbox import mailbox, mailboxes
+from reviewtool.model.patchid import patch_ids
+from reviewtool.sources.b4fetch import init_b4
+from reviewtool.sources.files import load_messages
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+THREADS = sorted([*(FIXTURES / "cases").rglob("*.mbox"), *(FIXTURES / "examples").glob("*.mbox"),
+                  *(FIXTURES / "replies").rglob("*.mbox")])
+
+
+def _plain(msgs):
+    import b4
+
+    lmbx = b4.LoreMailbox()
+    for m in msgs:
+        try:
+            lmbx.add_message(m)
+        except Exception:
+            pass
+    return lmbx
+
+
+def _view(lmbx) -> dict:
+    """What get_series and the adapter read of a mailbox, as plain values."""
+    def msg(m):
+        return (m.reply, m.has_diff, m.has_diffstat, m.revision, m.counter, m.expected,
+                sorted(t.as_string() for t in m.trailers))
+
+    return {"messages": {k: msg(m) for k, m in sorted(lmbx.msgid_map.items())},
+            "followups": [f.msgid for f in lmbx.followups],
+            "covers": {r: c.msgid for r, c in lmbx.covers.items()},
+            "series": sorted(lmbx.series)}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _b4():
+    init_b4()
+
+
+def test_there_are_threads_to_compare():
+    assert len(THREADS) >= 40
+
+
+@pytest.mark.parametrize("path", THREADS, ids=lambda p: p.name)
+def test_the_mailbox_is_the_one_b4_builds(path):
+    msgs = load_messages(path)
+    ours, _ = mailbox(copy.deepcopy(msgs))
+    assert _view(ours) == _view(_plain(copy.deepcopy(msgs)))
+
+
+def test_a_reply_keeps_its_trailers_and_a_patch_its_own():
+    """Near miss and hit: the scan is skipped for a patch mail (its trailers are not follow-ups),
+    never for a reply that quotes a diff and gives a Reviewed-by."""
+    import b4
+
+    path = FIXTURES / "examples" / "net-foo-3-patches.mbox"
+    lmbx, _ = mailbox(load_messages(path))
+    replies = [m for m in lmbx.msgid_map.values() if m.reply and m.trailers]
+    assert replies, "the example has a reply with a trailer"
+    assert all(not m.trailers for m in lmbx.msgid_map.values() if m.has_diff and not m.reply)
+    assert isinstance(b4.LoreMessage.__dict__["find_trailers"], staticmethod)
+    assert b4.LoreMessage.find_trailers("Reviewed-by: A <a@b.c>\n", followup=True)[0]  # b4's own again
+
+
+def test_each_revision_reads_a_mailbox_of_its_own():
+    path = FIXTURES / "examples" / "net-foo-3-patches.mbox"
+    boxes, _ = mailboxes(load_messages(path), 3)
+    assert len({id(b) for b in boxes}) == 3
+    assert len({id(b.msgid_map) for b in boxes}) == 3
+    first = next(iter(boxes[0].msgid_map.values()))
+    second = boxes[1].msgid_map[first.msgid]
+    assert first is not second and first.msg is second.msg  # the mails are shared, b4's objects are not
+
+
+def test_patch_ids_are_the_ones_b4_computes():
+    import b4
+
+    bodies = []
+    for path in THREADS[:30]:
+        lmbx = _plain(load_messages(path))
+        bodies += [m.body for m in lmbx.msgid_map.values() if m.has_diff and m.body]
+    assert len(bodies) >= 30
+    ours = patch_ids(bodies)
+    assert ours == [b4.LoreMessage.get_patch_id(b) for b in bodies]

@@ -1,0 +1,92 @@
+"""A large mbox is indexed in segments, one per process (sources/index.segments, scan_segment):
+the mails, their order and every field must be those of one scan of the whole file, however the
+file's separators look (dated or not, CRLF, `From ` lines inside bodies, long lines)."""
+
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from reviewtool.sources import index
+from reviewtool.sources.index import SegmentScan, index_file, segments
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def _serial_map(fn, args):
+    return [fn(*a) for a in args]
+
+
+def _mail(i: int, body: str, sep: str) -> str:
+    return (f"{sep}\nFrom: Dev {i} <dev{i}@example.org>\nSubject: [PATCH {i % 3 + 1}/3] wifi: x: change {i}\n"
+            f"Message-ID: <m{i}@example.org>\nDate: Tue, 1 Nov 2022 10:{i % 60:02d}:00 +0000\n\n{body}\n")
+
+
+BODIES = [
+    "Plain text.\n\nSigned-off-by: Dev <dev@example.org>\n---\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n",
+    "From the start of a body line, after a blank line:\n\nFrom here it is text, not a separator.\n",
+    "A quoted line\n\n>From an escaped one\n",
+    "Long " + "x" * 5000 + "\n",
+    "\nFrom nobody Mon Jan  1 00:00:00 2001\nnot-a-header line after a dated From in a body\n",
+]
+
+
+def _archive(tmp_path: Path, sep: str, crlf: bool = False, n: int = 120) -> Path:
+    text = "".join(_mail(i, BODIES[i % len(BODIES)], sep) for i in range(n))
+    data = text.replace("\n", "\r\n") if crlf else text
+    path = tmp_path / "list.mbox"
+    path.write_bytes(data.encode())
+    return path
+
+
+SEPARATORS = {
+    "dated": "From dev@example.org Tue Nov  1 10:00:00 2022",
+    "mboxrd": "From mboxrd@z Thu Jan  1 00:00:00 1970",
+    "dateless": "From dev@example.org",
+}
+
+
+@pytest.fixture
+def small_pieces(monkeypatch):
+    monkeypatch.setattr(index, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr(index, "_LINE_PIECE", 1024)  # long lines come in pieces, as in a huge archive
+
+
+@pytest.mark.parametrize("crlf", [False, True], ids=["lf", "crlf"])
+@pytest.mark.parametrize("sep", sorted(SEPARATORS))
+@pytest.mark.parametrize("parts", [2, 3, 7])
+def test_segments_give_the_mails_one_scan_gives(tmp_path, small_pieces, sep, crlf, parts):
+    path = _archive(tmp_path, SEPARATORS[sep], crlf)
+    whole = list(index_file(path))
+    cuts = segments(str(path), 0, parts)
+    assert len(cuts) == parts  # the test cuts the file, or it proves nothing
+    assert list(index_file(path, segmented=SegmentScan(parts, _serial_map))) == whole
+    assert len(whole) == 120 or sep == "dateless"
+
+
+def test_every_cut_is_a_separator_one_scan_also_sees(tmp_path, small_pieces):
+    path = _archive(tmp_path, SEPARATORS["dateless"])
+    starts = {h.ref.offset for h in index_file(path)}
+    data = path.read_bytes()
+    for start, _ in segments(str(path), 0, 9)[1:]:
+        line_end = data.index(b"\n", start) + 1
+        assert line_end in starts  # the mail after the cut starts right after its separator line
+
+
+def test_a_small_or_single_mail_file_is_one_segment(tmp_path):
+    path = _archive(tmp_path, SEPARATORS["dated"], n=3)
+    assert segments(str(path), 0, 4) == [(0, None)]
+
+
+def test_a_real_corpus_archive_in_a_process_pool(tmp_path, small_pieces):
+    """The segments cross a process boundary (pickled heads) and come back in order."""
+    src = sorted((FIXTURES / "cases").rglob("*.mbox"))[:25]
+    path = tmp_path / "corpus.mbox"
+    path.write_bytes(b"".join(p.read_bytes().rstrip(b"\n") + b"\n\n" for p in src))
+    whole = list(index_file(path))
+    with ProcessPoolExecutor(2) as pool:
+        scan = SegmentScan(3, lambda fn, args: pool.map(fn, *zip(*args)))
+        assert list(index_file(path, segmented=scan)) == whole
+    assert len(whole) > 25
