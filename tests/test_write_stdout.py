@@ -40,3 +40,14 @@ def test_a_pipe_gets_the_same_bytes():
                                                                    "'utf-8', 'replace'))"), "json"],
                             capture_output=True, cwd=ROOT, check=True)
     assert proc.stdout == direct.stdout and len(proc.stdout) > 65536
+
+
+@pytest.mark.parametrize("text", ["", "plain ascii {\"a\": 1}\n", "zo\u00eb", "\udcff", "a\udcffb\ud800", "\u2192\udc80",
+                                  "\x00\x7f", "\U0001f600 emoji"])
+def test_printable_is_the_replacement_of_every_surrogate(text):
+    import re
+
+    from reviewtool.render.output import printable
+
+    assert printable(text) == re.sub("[\ud800-\udfff]", "\ufffd", text)
+    printable(text).encode("utf-8")  # never raises

@@ -16,6 +16,8 @@ _SURROGATES_RE = re.compile("[\ud800-\udfff]")
 
 
 def printable(text: str) -> str:
+    if text.isascii():  # no surrogates in it: most of a report's lines, seen at C speed
+        return text
     return _SURROGATES_RE.sub("\ufffd", text)
 
 
