@@ -18,7 +18,6 @@ from urllib.parse import quote
 
 from ..errors import LimitError, ReviewtoolError
 from ..review import ReviewOptions
-from .earlier_states import earlier_states
 from .group import SeriesGroup, Superseded
 from .status import classify, staleness
 
@@ -102,6 +101,7 @@ def review_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> Reviewe
     from ..model.b4adapter import build_series
     from ..review import review_series
     from ..sources.files import parse_mails
+    from .earlier_states import earlier_states  # here: a run the store answers reads no replies
 
     source = (group.refs[0].label or group.refs[0].path) if group.refs else ""
     places = [source, *(r.origin for r in raws)]
