@@ -48,7 +48,7 @@ STAGES = {
     "verdict_state": 6, "verdict": 6, "review": 6, "suggest": 6, "checkpatch": 6,
     "render": 7,
     "triage": 8, "learn": 8,
-    "commands": 9, "cli": 9, "__main__": 9,
+    "commands": 9, "cli": 9, "cliparams": 9, "__main__": 9,
 }
 NAMES = {1: "mail", 2: "sources", 3: "model", 4: "context", 5: "rules", 6: "review", 7: "render", 8: "triage/learn",
          9: "commands"}

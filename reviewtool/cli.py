@@ -43,8 +43,12 @@ def _options(version: bool = typer.Option(False, "--version", is_eager=True, cal
 
 def _command():
     """The click command of the app, with no type shown after a flag in --help (typer's rich
-    help prints `<bool>` after `--latest`, which takes no value)."""
+    help prints `<bool>` after `--latest`, which takes no value); values are converted without
+    pydantic where that gives typer's value (cliparams.py)."""
+    from .cliparams import install
+
     command = typer.main.get_command(app)
+    install(command)
     for cmd in [command, *getattr(command, "commands", {}).values()]:
         for param in cmd.params:
             if getattr(param, "is_flag", False):
@@ -54,10 +58,13 @@ def _command():
 
 
 def _flag_help_option(make):
+    from .cliparams import install_param
+
     def get_help_option(ctx):
         option = make(ctx)
         if option is not None:
             option.metavar = ""
+            install_param(option)
         return option
     return get_help_option
 

@@ -268,3 +268,38 @@ def test_fast_message_parse_equals_the_email_package_on_the_corpus(monkeypatch):
             mails += 1
     assert mails > 400
     assert len(fallbacks) < mails / 2  # the fast path is the common one
+
+
+ADDRESS_OF_NEAR_MISSES = [
+    "Jane Dev <jane@example.org>", "jane@example.org", "<jane@example.org>", "jane dev <jane@example.org>",
+    "a@b.c, d@e.f", "Jane Dev <j@e.org>, c@d.e", '"Dev, Jane" <j@e.org>', "J. Dev <j@e.org>",
+    "j@e.org (Jane Dev)", "Jane (the dev) <j@e.org>", "=?utf-8?q?Zo=C3=AB?= <z@example.org>", "zoë <z@example.org>",
+    "Jane  Dev <j@e.org>", "Jane Dev<j@e.org>", "Jane Dev <j@e.org> extra", "<j@e.org", "j@e.org,", ", j@e.org",
+    " j@e.org", "j@e.org ", "x", "", "undisclosed-recipients:;", "a..b@c.d", '"a b"@c.d', "a@[127.0.0.1]",
+]
+
+
+def test_address_of_is_what_parseaddr_gives():
+    """address_of's plain-mailbox path answers as email.utils.parseaddr does, on every From of the
+    corpus (lower-cased, as the header index keeps it) and on near misses: two addresses, quoted
+    or dotted names, comments, encoded words, odd spacing."""
+    from email.utils import parseaddr
+
+    from conftest import CORPUS
+    from reviewtool.mail.fastheaders import simple_mailboxes
+    from reviewtool.mail.headers import address_of, header
+    from reviewtool.sources.files import load_messages
+
+    values = list(ADDRESS_OF_NEAR_MISSES)
+    for path in sorted(p for p in CORPUS.rglob("*") if p.suffix in (".mbox", ".gz")):
+        try:
+            msgs = load_messages(path)
+        except Exception:
+            continue
+        values += [header(m, "From").lower() for m in msgs]
+    fast = 0
+    for value in values:
+        assert address_of(value) == (parseaddr(value)[1] or value), value
+        fast += (pairs := simple_mailboxes(value)) is not None and len(pairs) == 1
+    assert fast > 0.5 * len(values)
+    assert all(simple_mailboxes(v) is None or len(simple_mailboxes(v)) > 1 for v in ADDRESS_OF_NEAR_MISSES[4:])

@@ -264,6 +264,39 @@ def test_two_runs_at_once_leave_the_store_consistent(tmp_path, cli, archive):
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
+def test_a_store_that_answers_every_series_forks_no_workers(tmp_path, cli, archive, monkeypatch):
+    """With a store taken to hold most reviews, --jobs 2 forks its workers only when the plan
+    leaves series to review: none for a warm run, once for a run with one series changed; the
+    JSON is a --no-store run's either way."""
+    from contextlib import contextmanager
+
+    from reviewtool.commands import triage as command
+    from reviewtool.triage import run
+
+    forks = []
+    real = run.worker_pool
+
+    @contextmanager
+    def counted(opts, *a, **k):
+        with real(opts, *a, **k) as pool:
+            forks.append(pool is not None)
+            yield pool
+
+    monkeypatch.setattr(run, "worker_pool", counted)
+    monkeypatch.setattr(command, "_has_reviews", lambda path: True)
+    store = tmp_path / "store.sqlite"
+    cold, _, reviewed = stored_run(cli, store, archive, *RULES, "--jobs", "2")
+    assert reviewed == 7 and forks == [True]
+    warm, reused, reviewed = stored_run(cli, store, archive, *RULES, "--jobs", "2")
+    assert (reused, reviewed) == (7, 0) and forks == [True]
+    edit_mail(archive, "[PATCH net-next 1/2] quiet: change 1", "bar(dev, 0)", "bar(dev, 1)")
+    changed, reused, reviewed = stored_run(cli, store, archive, *RULES, "--jobs", "2")
+    assert (reused, reviewed) == (6, 1) and forks == [True, True]
+    monkeypatch.setattr(command, "_has_reviews", lambda path: False)
+    assert changed.out == fresh(cli, archive, *RULES, "--jobs", "2") and warm.out == cold.out
+    assert forks == [True, True, True]  # --no-store: forked before indexing, as without reviews
+
+
 def test_reviews_do_not_depend_on_the_clock(cli):
     """The store keeps reviews across days: only the statuses triage derives from --now may differ."""
     def timeless(out: str):

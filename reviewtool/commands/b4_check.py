@@ -12,16 +12,15 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from enum import Enum
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from ..context.repo_options import repo_or_default, tree_overrides
 from ..errors import InputError
-from ..render.b4check import render_b4
-from ..render.output import emit
-from ..review import ReviewOptions, review_series
-from ..sources.files import RawMail, parse_mails, split_mbox
+
+# The stages are imported when the command runs: every command is registered on each start.
+if TYPE_CHECKING:
+    from ..sources.files import RawMail
 
 MAX_STDIN = 64 * 1024 * 1024
 PARTIAL_SKIP_FAMILIES = ("series",)
@@ -35,6 +34,8 @@ class B4Format(str, Enum):
 
 
 def read_stdin_mails(data: bytes) -> list[RawMail]:
+    from ..sources.files import RawMail, split_mbox
+
     if not data.strip():
         raise InputError("stdin is empty: b4 passes the message on standard input")
     if len(data) > MAX_STDIN:
@@ -82,7 +83,12 @@ def b4_check(
     """
     from pathlib import Path
 
+    from ..context.repo_options import repo_or_default, tree_overrides
     from ..model.own import plain_series
+    from ..render.b4check import render_b4
+    from ..render.output import emit
+    from ..review import ReviewOptions, review_series
+    from ..sources.files import parse_mails
 
     raws = read_stdin_mails(sys.stdin.buffer.read(MAX_STDIN + 1))  # never more than the limit held
     msgs = parse_mails(raws)

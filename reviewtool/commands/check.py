@@ -8,11 +8,7 @@ from typing import Optional
 
 import typer
 
-from ..context.repo_options import repo_or_default, tree_overrides
-from ..render import render_review
-from ..render.output import emit, refuse_clobbering
-from ..review import ReviewOptions, load_series, review_series
-from ..sources.lore import FetchOptions, parse_duration
+# The stages are imported when the command runs: every command is registered on each start.
 
 
 class Format(str, Enum):
@@ -62,6 +58,12 @@ def check(
 
     Exit codes: 0 no error-level findings, 1 error-level findings, 2 the input could not be read or used.
     """
+    from ..context.repo_options import repo_or_default, tree_overrides
+    from ..render import render_review
+    from ..render.output import emit, refuse_clobbering
+    from ..review import ReviewOptions, load_series, review_series
+    from ..sources.lore import FetchOptions, parse_duration
+
     options = ReviewOptions(msgid=_clean_msgid(msgid), revision=revision, profile=profile,
                             select=tuple(select), ignore=tuple(ignore),
                             settings={"max_patches": max_patches, "repo_from_cwd": repo is None},

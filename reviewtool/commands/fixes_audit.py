@@ -10,25 +10,17 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from ..context import Context
-from ..context.history import History
-from ..context.repo_options import repo_or_default, tree_overrides
-from ..context.history_notes import history_notes
-from ..context.history_scan import grep_commits
-from ..context.profiles import load_profiles
 from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
-from ..model.fixes import fixes_of
-from ..model.series import Patch, Series
-from ..mail.subject import parse_subject
-from ..model.trailers import split_commit_message
-from ..render.audit import Audit, render_audit
-from ..render.output import emit
-from ..rules.registry import Severity, all_rules
-from ..rules.runner import run_rules
+
+# The stages are imported when the command runs: every command is registered on each start.
+if TYPE_CHECKING:
+    from ..context.history import History
+    from ..model.series import Patch, Series
+    from ..render.audit import Audit
 
 # Commits whose message has a line starting with "fixes" (any case): fixes-format looks at all of them.
 FIXES_GREP = r"^[[:space:]]*fixes[[:space:]]*(:|[[:space:]][0-9a-f]{5})"
@@ -45,6 +37,10 @@ class AuditFormat(str, Enum):
 
 def commit_patch(counter: int, commit) -> Patch:
     """A commit read as the patch model the rules know (no diff: the rules here read messages)."""
+    from ..mail.subject import parse_subject
+    from ..model.series import Patch
+    from ..model.trailers import split_commit_message
+
     subject_lines = commit.message.lstrip("\n").split("\n\n", 1)
     body = subject_lines[1] if len(subject_lines) > 1 else ""
     parts = split_commit_message(body)
@@ -54,6 +50,8 @@ def commit_patch(counter: int, commit) -> Patch:
 
 
 def audit_series(revrange: str, commits) -> Series:
+    from ..model.series import Series
+
     patches = tuple(commit_patch(i, c) for i, c in enumerate(commits, 1))
     return Series(subject=f"fixes-audit {revrange}", msgid="", revision=1, expected=len(patches), cover=None,
                   patches=patches, missing=(), source=revrange)
@@ -65,6 +63,7 @@ def _audit_registry() -> list:
     import importlib
 
     from ..rules import registry
+    from ..rules.registry import all_rules
 
     for name in ("fixes", "fixes_format"):
         try:
@@ -87,6 +86,13 @@ def audit_rules(select: tuple[str, ...], ignore: tuple[str, ...], profile) -> li
 
 
 def run_audit(hist: History, revrange: str, profile, select=(), ignore=()) -> Audit:
+    from ..context import Context
+    from ..context.history_notes import history_notes
+    from ..context.history_scan import grep_commits
+    from ..model.fixes import fixes_of
+    from ..render.audit import Audit
+    from ..rules.runner import run_rules
+
     hist.prefetch_walk(revrange)  # one walk: the commit list to grep, then ancestry
     commits = grep_commits(hist, revrange, FIXES_GREP, FIXES_GREP_PERL)
     series = audit_series(revrange, commits)
@@ -123,6 +129,13 @@ def fixes_audit(
 
     Exit codes: 0 no error-level findings, 1 error-level findings, 2 unusable repository or range.
     """
+    from ..context.history import History
+    from ..context.profiles import load_profiles
+    from ..context.repo_options import repo_or_default, tree_overrides
+    from ..render.audit import render_audit
+    from ..render.output import emit
+    from ..rules.registry import Severity
+
     path = repo_or_default(repo)
     if path is None:
         raise InputError("not inside a git repository: use --repo PATH")

@@ -10,18 +10,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from ..context.repo_options import repo_or_default, tree_overrides
 from ..errors import InputError, ReviewtoolError
-from ..render import render_review
-from ..render.env import render_template
-from ..render.output import emit
-from ..review import Review, ReviewOptions, load_series_from_path, prefetch_context, review_series
-from ..sources.gitrange import RangeMails, RangeRequest, range_mails
 from .check import Format
+
+# The stages are imported when the command runs: every command is registered on each start.
+if TYPE_CHECKING:
+    from ..review import Review, ReviewOptions
+    from ..sources.gitrange import RangeMails, RangeRequest
 
 LINT_SKIP_RULES = ("does-not-apply",)
 
@@ -30,6 +29,8 @@ def lint_review(repo: Path, request: RangeRequest, options: ReviewOptions, *,
                 checkpatch: bool = False) -> tuple[Review, RangeMails | None]:
     """Review the series of `request` (a range, a b4 prep branch, or a directory of patches)."""
     from ..model.own import OwnSeriesBuilder
+    from ..review import load_series_from_path, prefetch_context
+    from ..sources.gitrange import range_mails
 
     directory = Path(request.revrange) if request.revrange and Path(request.revrange).is_dir() else None
     if directory is not None:
@@ -48,6 +49,8 @@ def lint_review(repo: Path, request: RangeRequest, options: ReviewOptions, *,
 
 def _lint_series(repo: Path, series, mails: RangeMails | None, directory: Path | None, options: ReviewOptions,
                  checkpatch: bool) -> tuple[Review, RangeMails | None]:
+    from ..review import review_series
+
     # Commits sit on their base by construction: applying them again there proves nothing.
     options = replace(options, ignore=options.ignore + LINT_SKIP_RULES)
     settings = {**options.settings, "cc_from_trailers": True,
@@ -133,6 +136,13 @@ def lint(
     Exit codes: 0 no error-level findings, 1 error-level findings (use it to gate git send-email, b4 send
     or a pre-push hook), 2 unusable repository or range.
     """
+    from ..context.repo_options import repo_or_default, tree_overrides
+    from ..render import render_review
+    from ..render.env import render_template
+    from ..render.output import emit
+    from ..review import ReviewOptions
+    from ..sources.gitrange import RangeRequest
+
     path = repo_or_default(repo)
     if path is None:
         raise InputError("not inside a git repository: run in one or use --repo PATH")

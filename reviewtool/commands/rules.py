@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from ..context.profiles import load_profiles
 from ..errors import InputError
-from ..render.env import render_template
-from ..render.output import emit
-from ..rules.registry import Rule, all_rules, get_rule
+
+# The stages are imported when the command runs: every command is registered on each start.
+if TYPE_CHECKING:
+    from ..rules.registry import Rule
 
 
 def rule_data(r: Rule, profiles) -> dict:
@@ -73,6 +73,11 @@ def rules_command(
                                                "came from."),
 ) -> int:
     """List every rule and profile, or explain one rule."""
+    from ..context.profiles import load_profiles
+    from ..render.env import render_template
+    from ..render.output import emit
+    from ..rules.registry import all_rules, get_rule
+
     if fmt not in ("text", "markdown", "json"):
         raise InputError(f"--format {fmt!r}: use text, markdown or json")
     if repo is None and Path(".reviewtool.toml").is_file():

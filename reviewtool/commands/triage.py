@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
-from contextlib import contextmanager, nullcontext
+from contextlib import ExitStack, contextmanager, nullcontext
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -131,8 +131,13 @@ def triage(
                                               ignore=tuple(ignore), now=when),
                          now=when, stale_days=stale_days, jobs=jobs, link_base=link_base)
     store_path = None if no_store else store or default_path()
-    with worker_pool(opts, warm=not _has_reviews(store_path)) as pool, \
-            tempfile.TemporaryDirectory(prefix="reviewtool-triage-") as scratch, _store(store_path) as guard:
+    # With a store that likely answers most series, the workers are forked only once the plan
+    # says some series must be reviewed (a run the store answers whole forks none).
+    deferred = _has_reviews(store_path)
+    with ExitStack() as stack:
+        pool = None if deferred else stack.enter_context(worker_pool(opts))
+        scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="reviewtool-triage-"))
+        guard = stack.enter_context(_store(store_path))
         paths = [Path(s) for s in sources or ()]
         labels = [str(p) for p in paths]
         notes: list[str] = []
@@ -158,6 +163,8 @@ def triage(
         plan = reuse.plan(grouping.series, opts, guard, indexed.digests)
         if plan.todo:
             indexed.unpack()  # a gzip whose index the store gave: its mails are read now
+            if deferred:
+                pool = stack.enter_context(_late_pool(opts))
         with _progress(show, len(grouping.series), done=plan.reused) as tick:
             reviewed = reuse.review(plan, grouping.series, opts, guard, pool=pool, on_done=tick)
         spool = Spool()
@@ -225,9 +232,26 @@ def _cap_series(grouping) -> list[str]:
             f"{total - cap:,} oldest were not triaged"]
 
 
+@contextmanager
+def _late_pool(opts):
+    """triage/run.worker_pool forked after the archive is indexed: the index is frozen out of the
+    collector first, so that a worker's collections do not write to (and so copy) its pages."""
+    import gc
+
+    from ..triage.run import worker_pool
+
+    gc.freeze()
+    try:
+        with worker_pool(opts) as pool:
+            gc.unfreeze()  # the workers are forked by now (the pool starts them at once)
+            yield pool
+    finally:
+        gc.unfreeze()
+
+
 def _has_reviews(path: Path | None) -> bool:
-    """Whether a store is there, likely to answer most series (told without opening it: the
-    workers are forked before it is opened)."""
+    """Whether a store is there, likely to answer most series (told without opening it: without
+    one, the workers are forked before it is opened)."""
     try:
         return path is not None and path.stat().st_size > 64 * 1024
     except OSError:

@@ -15,7 +15,7 @@ from email.message import EmailMessage
 from email.utils import parseaddr, parsedate_to_datetime
 from functools import lru_cache
 
-from .fastheaders import simple_header_text
+from .fastheaders import simple_header_text, simple_mailboxes
 
 
 @lru_cache(maxsize=16384)
@@ -153,7 +153,11 @@ def decoded(value: str) -> str:
 
 def address_of(sender: str) -> str:
     """The address of a From header's text (lower case as given): the same author under another
-    display name."""
+    display name. A plain single mailbox is read without the email package's parser (triage
+    groups thousands of senders; tests/test_fastheaders.py holds both to the same answer)."""
+    pairs = simple_mailboxes(sender)
+    if pairs is not None and len(pairs) == 1:
+        return pairs[0][1]
     return parseaddr(sender)[1] or sender
 
 

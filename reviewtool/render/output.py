@@ -16,6 +16,8 @@ _SURROGATES_RE = re.compile("[\ud800-\udfff]")
 
 
 def printable(text: str) -> str:
+    if text.isascii():  # no surrogates in it: most of a report's lines, seen at C speed
+        return text
     return _SURROGATES_RE.sub("\ufffd", text)
 
 
@@ -73,10 +75,11 @@ def _write_all(fd: int, data: bytes) -> None:
 
 def write_stdout(chunks, fmt: str) -> None:
     """Text (an iterable of chunks) to stdout: rich for the text format (into a string unless
-    stdout is a terminal), plain otherwise; written with os.write, so any failure is seen."""
-    from rich.console import Console
-
+    stdout is a terminal), plain otherwise; written with os.write, so any failure is seen (the
+    other formats in pieces of some 64 KB: a triage report is a thousand chunks)."""
     fd = _descriptor()
+    if fmt == "text" or fd is None:
+        from rich.console import Console
     try:
         if fd is None or fmt == "text" and os.isatty(fd):
             console = Console(highlight=False, soft_wrap=True, emoji=False) if fmt == "text" else None
@@ -85,16 +88,30 @@ def write_stdout(chunks, fmt: str) -> None:
             sys.stdout.flush()
             return
         sys.stdout.flush()  # whatever was printed before goes first
+        if fmt != "text":
+            _write_pieces(fd, chunks)
+            return
         for chunk in chunks:
-            if fmt == "text":
-                buffer = io.StringIO()
-                Console(file=buffer, highlight=False, soft_wrap=True, emoji=False).print(chunk, end="")
-                chunk = buffer.getvalue()
-            _write_all(fd, chunk.encode("utf-8", "replace"))
+            buffer = io.StringIO()
+            Console(file=buffer, highlight=False, soft_wrap=True, emoji=False).print(chunk, end="")
+            _write_all(fd, buffer.getvalue().encode("utf-8", "replace"))
     except BrokenPipeError:
         raise  # the reader went away (`| head`): not an error (cli.main)
     except OSError as exc:
         raise stdout_failed(exc) from exc
+
+
+def _write_pieces(fd: int, chunks, size: int = 1 << 16) -> None:
+    pending: list[str] = []
+    held = 0
+    for chunk in chunks:
+        pending.append(chunk)
+        held += len(chunk)
+        if held >= size:
+            _write_all(fd, "".join(pending).encode("utf-8", "replace"))
+            pending, held = [], 0
+    if pending:
+        _write_all(fd, "".join(pending).encode("utf-8", "replace"))
 
 
 def emit(text: str, fmt: str, output: Path | None = None) -> None:

@@ -18,7 +18,6 @@ from urllib.parse import quote
 
 from ..errors import LimitError, ReviewtoolError
 from ..review import ReviewOptions
-from .earlier_states import earlier_states
 from .group import SeriesGroup, Superseded
 from .status import classify, staleness
 
@@ -106,6 +105,7 @@ def review_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> Reviewe
     from ..model.b4adapter import build_series
     from ..review import review_series
     from ..sources.files import parse_mails
+    from .earlier_states import earlier_states  # here: a run the store answers reads no replies
 
     source = _source(group)
     places = [source, *(r.origin for r in raws)]

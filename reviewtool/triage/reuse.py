@@ -117,7 +117,10 @@ def orphan_states(orphans, opts: TriageOptions, guard: Guard, digests, env: str,
     archive (earlier_states.orphan_states), through the store: what their mails settled is a
     function of those mails, the ids they answer, the options and the repository, like a review.
     `before_reading` is called once before any mail is read (it unpacks what must be)."""
-    from .earlier_states import orphan_states as settled
+    def settled(todo, opts):  # its reply readers are imported only when some mails must be read
+        from .earlier_states import orphan_states
+
+        return orphan_states(todo, opts)
 
     if not orphans:
         return {}, []

@@ -21,6 +21,7 @@ import os
 import time
 import zlib
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 
 from ..errors import InputError
@@ -215,21 +216,20 @@ def _decode(blob: bytes, f: Path, label: str) -> list[tuple[MailHead, bytes]]:
     row that was written)."""
     path = str(f)
     out = []
+    # JSON gives exact types (no subclasses but bool's of int), so `type(x) is T` is the check
     for off, length, in_mbox, rd, fp, msgid, parents, irt, subject, sender, date, cid, synth, d, paths, sk, diff in (
             json.loads(zlib.decompress(blob).decode("utf-8", "surrogatepass"))):
-        if not (_is_int(off) and _is_int(length) and off >= 0 and length >= 0
-                and all(isinstance(b, bool) for b in (in_mbox, rd, fp, synth, diff))
-                and all(isinstance(t, str) for t in (msgid, subject, sender, d, sk))
-                and isinstance(paths, list) and all(isinstance(p, str) for p in paths)
-                and all(t is None or isinstance(t, str) for t in (irt, cid))
-                and isinstance(parents, list) and all(isinstance(p, str) for p in parents)
-                and (date is None or isinstance(date, (int, float)) and not isinstance(date, bool))):
+        if not (type(off) is int and type(length) is int and off >= 0 and length >= 0
+                and type(in_mbox) is bool and type(rd) is bool and type(fp) is bool and type(synth) is bool
+                and type(diff) is bool
+                and type(msgid) is str and type(subject) is str and type(sender) is str and type(d) is str
+                and type(sk) is str
+                and type(paths) is list and all(map(isinstance, paths, repeat(str)))
+                and (irt is None or type(irt) is str) and (cid is None or type(cid) is str)
+                and type(parents) is list and all(map(isinstance, parents, repeat(str)))
+                and (date is None or type(date) is float or type(date) is int)):
             raise ValueError("not a mail of the index")
         ref = MailRef(path, off, length, in_mbox, rd, fp, label)
         out.append((MailHead(ref, msgid, tuple(parents), irt, subject, sender, date, cid, synth, tuple(paths),
                              bytes.fromhex(sk), diff), bytes.fromhex(d)))
     return out
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

@@ -1,0 +1,51 @@
+"""parse_subject's Subject, made without the dataclass's __init__ (mail/subject._subject), is the
+object Subject(...) makes: the same fields in the same order, equal, hashed alike, still frozen."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+
+import pytest
+
+from reviewtool.mail.subject import Subject, parse_subject
+
+ODD_SUBJECTS = [
+    "", "   ", "[PATCH] x", "Re: [PATCH v2 1/3] net: y", "[RFC PATCH net-next v3 02/10] a: b", "[PATCH v0] z",
+    "[PATCH 3/2] beyond", "[PATCH 1/2 2/2] twice", "[PATCH 1.2/3] odd", "[iptables PATCH] tag first",
+    "[PATCH v2 0/3 foo: bar", "Fwd: Re: AW: [PULL] wireless", "[GIT PULL] net", "[PATCHv4] squashed",
+    "[RESEND PATCH] again", "no brackets at all", "[] empty", "[PATCH net,v2] comma", "zoë: [PATCH] ünicode",
+]
+
+
+def _corpus_subjects() -> list[str]:
+    from conftest import CORPUS
+    from reviewtool.mail.headers import header
+    from reviewtool.sources.files import load_messages
+
+    out = []
+    for path in sorted(p for p in CORPUS.rglob("*") if p.suffix in (".mbox", ".gz")):
+        try:
+            out += [header(m, "Subject") for m in load_messages(path)]
+        except Exception:  # not mail: other tests' business
+            continue
+    return out
+
+
+@pytest.mark.parametrize("raw", ODD_SUBJECTS)
+def test_a_parsed_subject_is_the_dataclass_made_by_init(raw):
+    fast = parse_subject.__wrapped__(raw)
+    made = Subject(**{f.name: getattr(fast, f.name) for f in dataclasses.fields(Subject)})
+    assert list(vars(fast)) == list(vars(made)) == [f.name for f in dataclasses.fields(Subject)]
+    assert vars(fast) == vars(made) and fast == made and hash(fast) == hash(made) and repr(fast) == repr(made)
+    assert pickle.loads(pickle.dumps(fast)) == made
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.revision = 2
+
+
+def test_every_corpus_subject_parses_to_what_init_makes():
+    subjects = _corpus_subjects()
+    assert len(subjects) > 400
+    for raw in subjects:
+        fast = parse_subject.__wrapped__(raw)
+        assert vars(fast) == vars(Subject(**vars(fast))), raw
