@@ -52,8 +52,21 @@ class Limits:
                       archive_series=_env_int("REVIEWTOOL_MAX_SERIES", 50_000))
 
 
+_NAMES = ("REVIEWTOOL_MAX_INPUT_MB", "REVIEWTOOL_MAX_MAIL_MB", "REVIEWTOOL_MAX_MESSAGES", "REVIEWTOOL_MAX_LINE_KB",
+          "REVIEWTOOL_MAX_HEADERS", "REVIEWTOOL_MAX_MIME_DEPTH", "REVIEWTOOL_MAX_PATCHES", "REVIEWTOOL_MAX_SERIES")
+_SEEN: dict[tuple, Limits] = {}
+
+
 def limits() -> Limits:
-    return Limits.from_env()
+    """The limits the environment sets now (read once for each set of values: a triage run asks
+    10,000 times)."""
+    key = tuple(os.environ.get(n) for n in _NAMES)
+    found = _SEEN.get(key)
+    if found is None:
+        found = _SEEN[key] = Limits.from_env()
+        if len(_SEEN) > 64:  # tests set many; keep the newest
+            del _SEEN[next(iter(_SEEN))]
+    return found
 
 
 def megabytes(n: int) -> str:

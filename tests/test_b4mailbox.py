@@ -93,3 +93,16 @@ def test_patch_ids_are_the_ones_b4_computes():
     assert len(bodies) >= 30
     ours = patch_ids(bodies)
     assert ours == [b4.LoreMessage.get_patch_id(b) for b in bodies]
+
+
+@pytest.mark.parametrize("subject", [
+    "Re: [PATCH] x", "RE: x", "aw: [PATCH 1/2] y", "Fwd: z", "Fw: [PATCH] w", "AW:[PATCH] v", "Re:x",
+    "[PATCH] Re: x", " Re: x", "Ree: [x]", "Sv: [PATCH] nordic", "Re [PATCH]", "=?utf-8?q?Re=3A_x?=",
+    "[PATCH v2 0/3] plain", "", "Re:\t\n [PATCH] folded",
+])
+def test_reply_is_read_as_b4_reads_it(subject):
+    import b4
+
+    from reviewtool.model.b4mailbox import _b4_reads_a_reply
+
+    assert _b4_reads_a_reply(b4, subject) == b4.LoreSubject(subject).reply

@@ -118,3 +118,31 @@ def test_series_over_the_limit_triage_the_newest(tmp_path, cli, monkeypatch):
     assert {s["msgid"].split("@")[1] for s in res.json["series"]} == {"s2.example", "s3.example", "s4.example"}
     assert any("REVIEWTOOL_MAX_SERIES" in n for n in res.json["notes"])
     assert "REVIEWTOOL_MAX_SERIES" in res.err and res.err.count("\n") == 1
+
+
+def test_limits_follow_the_environment_as_it_changes(monkeypatch):
+    """limits() reads each set of values once, and a changed value is read anew."""
+    import re
+
+    import reviewtool.limits as lim
+
+    names = set(re.findall(r'"(REVIEWTOOL_MAX_\w+)"', (lim.__file__ and open(lim.__file__).read())))
+    assert names == set(lim._NAMES)  # every variable from_env reads is part of the cache key
+    monkeypatch.setenv("REVIEWTOOL_MAX_PATCHES", "7")
+    assert lim.limits().series_patches == 7 and lim.limits() is lim.limits()
+    monkeypatch.setenv("REVIEWTOOL_MAX_PATCHES", "9")
+    assert lim.limits().series_patches == 9
+    monkeypatch.delenv("REVIEWTOOL_MAX_PATCHES")
+    assert lim.limits().series_patches == 1000
+
+
+def test_a_mail_with_many_multipart_words_but_few_parts_is_within_the_depth_limit(monkeypatch):
+    """The cheap count of `multipart/` only decides that the exact count is not needed."""
+    from reviewtool.sources.files import RawMail, _over_limits
+
+    monkeypatch.setenv("REVIEWTOOL_MAX_MIME_DEPTH", "2")
+    text = b"From: a@b.c\nSubject: x\n\n" + b"we talk about multipart/mixed here\n" * 5
+    assert _over_limits(RawMail(text, "t")) is None
+    nested = b"".join(b"Content-Type: multipart/mixed; boundary=b%d\n\n--b%d\n" % (i, i) for i in range(4))
+    err = _over_limits(RawMail(b"From: a@b.c\n" + nested, "t"))
+    assert err is not None and "nest 4 deep" in str(err.what if hasattr(err, "what") else err)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import re
 from email.message import EmailMessage
 
 from ..mail.headers import header, quarantine_bad_headers
@@ -26,7 +27,7 @@ _KNOWN_B4 = ("0.16.",)
 def _scan_skipped_for(b4, msg: EmailMessage):
     """While b4 reads `msg`, its follow-up trailer scan returns nothing for a non-reply with a diff."""
     try:
-        reply = b4.LoreSubject(msg["Subject"]).reply  # as LoreMessage reads it
+        reply = _b4_reads_a_reply(b4, msg["Subject"])
     except Exception:  # b4 will say so itself when it reads the mail
         reply = True
     if reply or not b4.__VERSION__.startswith(_KNOWN_B4):
@@ -44,6 +45,17 @@ def _scan_skipped_for(b4, msg: EmailMessage):
         yield
     finally:
         b4.LoreMessage.find_trailers = scan
+
+
+_REPLY_RE = re.compile(r"^(Re|Aw|Fwd):", re.I)
+_TAGGED_REPLY_RE = re.compile(r"^\w{2,3}:\s*\[")
+
+
+def _b4_reads_a_reply(b4, subject) -> bool:
+    """LoreSubject(subject).reply, the two tests b4 0.16 makes of the cleaned subject, without the
+    rest of its parse (tests/test_b4mailbox.py holds them equal)."""
+    text = re.sub(r"\s+", " ", b4.LoreMessage.clean_header(subject)).strip()
+    return bool(_REPLY_RE.search(text) or _TAGGED_REPLY_RE.search(text))
 
 
 def _add(b4, lmbx, msg: EmailMessage) -> None:

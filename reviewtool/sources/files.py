@@ -238,7 +238,10 @@ def _over_limits(raw: RawMail) -> LimitError | None:
         if fields > lim.header_fields:
             return LimitError(raw.origin, f"{fields} header fields are over the limit of {lim.header_fields} "
                                           "(REVIEWTOOL_MAX_HEADERS)")
-    if len(_MULTIPART_RE.findall(data, 0, len(data))) > lim.mime_depth:
+    # `multipart/` anywhere (any case) bounds the Content-Type lines that open a part: a count in
+    # C first, the line-anchored search only for the rare mail with that many
+    if data.lower().count(b"multipart/") > lim.mime_depth and \
+            len(_MULTIPART_RE.findall(data, 0, len(data))) > lim.mime_depth:
         depth = mime_depth(data)
         if depth > lim.mime_depth:
             return LimitError(raw.origin, f"MIME parts nest {depth} deep, over the limit of {lim.mime_depth} "
