@@ -21,6 +21,11 @@ ORIGINAL = "c261af2d4dbb523cdee0aafabac1fb4100682c72"  # README.md before the sp
 
 # (old, new): replacements made in moved text, applied to an original unit before it is sought.
 EDITS: list[tuple[str, str]] = [
+    # Issue 20 (the way mail flows, triage speed): b4fetch moved to sources/, b4mailbox beside the
+    # adapter, the index split into index + segments + input_files.
+    ("lore + lorecache (fetch), gitrange", "lore + lorecache (fetch), b4fetch (b4's set-up and fetching), gitbatch, gitrange"),
+    ("b4adapter.py and b4fetch.py are the only modules importing b4/liblore;",
+     "b4adapter.py + b4mailbox.py (series built by b4) and sources/b4fetch.py are the only modules importing b4/liblore;"),
     # Issue 22 (hardening, round two): -o is never an input or the store; apply --cached in a
     # scratch repository that borrows nothing; the store's mode and -o in what it writes; the
     # repository safety harness down to file times; bidirectional controls; the fuzzing of the

@@ -1,4 +1,4 @@
-"""A large mbox is indexed in segments, one per process (sources/index.segments, scan_segment):
+"""A large mbox is indexed in segments, one per process (sources/segments.py, index.scan_segment):
 the mails, their order and every field must be those of one scan of the whole file, however the
 file's separators look (dated or not, CRLF, `From ` lines inside bodies, long lines)."""
 
@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from reviewtool.sources import index
-from reviewtool.sources.index import SegmentScan, index_file, segments
+from reviewtool.sources import index, segments as segmenting
+from reviewtool.sources.index import index_file
+from reviewtool.sources.segments import SegmentScan
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -50,7 +51,7 @@ SEPARATORS = {
 
 @pytest.fixture
 def small_pieces(monkeypatch):
-    monkeypatch.setattr(index, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr(segmenting, "PARALLEL_BYTES", 0)
     monkeypatch.setattr(index, "_LINE_PIECE", 1024)  # long lines come in pieces, as in a huge archive
 
 
@@ -60,7 +61,7 @@ def small_pieces(monkeypatch):
 def test_segments_give_the_mails_one_scan_gives(tmp_path, small_pieces, sep, crlf, parts):
     path = _archive(tmp_path, SEPARATORS[sep], crlf)
     whole = list(index_file(path))
-    cuts = segments(str(path), 0, parts)
+    cuts = segmenting.segments(str(path), 0, parts, index._LINE_PIECE)
     assert len(cuts) == parts  # the test cuts the file, or it proves nothing
     assert list(index_file(path, segmented=SegmentScan(parts, _serial_map))) == whole
     assert len(whole) == 120 or sep == "dateless"
@@ -70,14 +71,14 @@ def test_every_cut_is_a_separator_one_scan_also_sees(tmp_path, small_pieces):
     path = _archive(tmp_path, SEPARATORS["dateless"])
     starts = {h.ref.offset for h in index_file(path)}
     data = path.read_bytes()
-    for start, _ in segments(str(path), 0, 9)[1:]:
+    for start, _ in segmenting.segments(str(path), 0, 9, index._LINE_PIECE)[1:]:
         line_end = data.index(b"\n", start) + 1
         assert line_end in starts  # the mail after the cut starts right after its separator line
 
 
 def test_a_small_or_single_mail_file_is_one_segment(tmp_path):
     path = _archive(tmp_path, SEPARATORS["dated"], n=3)
-    assert segments(str(path), 0, 4) == [(0, None)]
+    assert segmenting.segments(str(path), 0, 4, index._LINE_PIECE) == [(0, None)]
 
 
 def test_a_real_corpus_archive_in_a_process_pool(tmp_path, small_pieces):

@@ -87,7 +87,7 @@ def triage(
     from ..triage import reuse
     from ..triage.group import group_archive
     from ..triage.store import default_path
-    from ..sources.index import limit_notes
+    from ..sources.input_files import limit_notes
     from ..triage.store_index import index_archive
     from ..triage.inputs import fetch_msgids, read_msgid_file, search
     from ..triage.output import render_chunks, write_report

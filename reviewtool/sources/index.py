@@ -9,13 +9,12 @@ the same splitter rules and parser as `reviewtool check` (sources/files.py).
 from __future__ import annotations
 
 import email.parser
-import gzip
 import hashlib
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterable, Iterator
+from typing import BinaryIO, Iterator
 
 from ..errors import InputError
 from ..limits import limits
@@ -23,6 +22,8 @@ from ..mail.headers import MAIL_POLICY, date_of, decoded, ids_in, msgid_in
 from ..mail.message import is_patch_mail
 from ..mail.subject import parse_subject
 from . import diffsig, files
+from .input_files import is_gzip, mail_files, unpack_gzip
+from .segments import SegmentScan, segments
 from .files import SYNTHETIC_DOMAIN, RawMail
 
 _HEADER_PARSER = email.parser.BytesHeaderParser(policy=MAIL_POLICY)
@@ -256,72 +257,6 @@ def scan_mbox(path: str, fh: BinaryIO, start: int, label: str, first_line: bytes
         os.close(fd)
 
 
-PARALLEL_BYTES = 8 << 20  # an mbox this big is scanned in segments, one per process
-
-
-@dataclass(frozen=True)
-class SegmentScan:
-    """How index_file may scan a large mbox in `parts` segments: `map(scan_segment, [args, ...])`
-    runs scan_segment on each args tuple elsewhere (a process pool) and gives the results in order."""
-
-    parts: int
-    map: Callable[..., Iterable[list]]
-
-
-
-def _piece(data: bytes, at: int) -> bytes:
-    """The line (or first piece of it) starting at `at`, as _lines reads it."""
-    end = data.find(b"\n", at)
-    return data[at:min(at + _LINE_PIECE, len(data) if end < 0 else end + 1)]
-
-
-def _separator_after(fh: BinaryIO, offset: int, strict: bool) -> int | None:
-    """The offset of the first `From ` line at or after `offset` that scan_mbox takes for a
-    separator by the line alone (a blank line before it; the date rule, or in a file of dateless
-    separators a header line after it), so a scan may start or stop there."""
-    window = 1 << 20
-    while True:
-        fh.seek(offset)
-        data = fh.read(window + 2 * _LINE_PIECE)
-        if len(data) < 8:
-            return None
-        at = 0
-        while (hit := data.find(b"\nFrom ", at, window + 8)) >= 0:
-            line_at = hit + 1
-            at = line_at
-            before = data[:hit]
-            if not (before.endswith(b"\n") or before.endswith(b"\n\r")):
-                continue  # the line before is not blank
-            line = _piece(data, line_at)
-            nxt_at = line_at + len(line)
-            nxt = _piece(data, nxt_at) if nxt_at < len(data) else None
-            if line.endswith(b"\n") and (files._SEPARATOR_RE.match(line)
-                                         or not strict and nxt is not None and files._FIELD_RE.match(nxt)):
-                return offset + line_at
-        if len(data) < window + 2 * _LINE_PIECE:
-            return None
-        offset += window
-
-
-def segments(path: str, skip: int, parts: int) -> list[tuple[int, int | None]]:
-    """[(start, stop)] cutting an mbox at separators into about `parts` equal runs: scan_mbox of
-    each, in order, gives what one scan of the whole file gives."""
-    size = os.path.getsize(path)
-    if parts < 2 or size < PARALLEL_BYTES or size > limits().input_bytes:
-        return [(skip, None)]
-    with open(path, "rb") as fh:
-        fh.seek(skip)
-        first = fh.readline(_LINE_PIECE)
-        strict = bool(files._SEPARATOR_RE.match(first))
-        cuts = [skip]
-        for k in range(1, parts):
-            cut = _separator_after(fh, max(cuts[-1] + 1, skip + size * k // parts), strict)
-            if cut is None:
-                break
-            cuts.append(cut)
-    return [(a, b) for a, b in zip(cuts, cuts[1:] + [None])]
-
-
 def scan_segment(path: str, start: int, stop: int | None, skip: int, label: str) -> list[MailHead]:
     """The mails of one segment (segments()) of an mbox."""
     with open(path, "rb") as fh:
@@ -381,7 +316,7 @@ def index_file(path: Path, label: str | None = None, segmented: SegmentScan | No
     with fh:
         kind, skip = probe(fh, name)
         if kind == "mbox":
-            cuts = segments(str(path), skip, segmented.parts) if segmented is not None else [(skip, None)]
+            cuts = segments(str(path), skip, segmented.parts, _LINE_PIECE) if segmented is not None else [(skip, None)]
             later = segmented.map(scan_segment, [(str(path), a, b, skip, name) for a, b in cuts[1:]]) \
                 if len(cuts) > 1 else ()
             yield from scan_mbox(str(path), fh, skip, name, stop=cuts[0][1])
@@ -394,68 +329,6 @@ def index_file(path: Path, label: str | None = None, segmented: SegmentScan | No
         whole = fh.read(HEAD_BYTES if over else -1)  # over the limit: its review refuses it unread
     if (m := _single(str(path), whole, skip, name, size if over else None)) is not None:
         yield m
-
-
-def mail_files(path: Path) -> list[Path]:
-    """The files of an input: itself, a maildir's cur/ and new/, or a directory's files."""
-    if not path.exists():
-        raise InputError(f"{path}: no such file or directory")
-    if path.is_dir():
-        if all((path / d).is_dir() for d in ("cur", "new", "tmp")):
-            found = sorted([*(path / "cur").iterdir(), *(path / "new").iterdir()])
-        else:
-            found = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
-        return [p for p in found if p.is_file()]
-    return [path]
-
-
-def unpacked_path(path: Path, scratch: Path) -> Path:
-    """Where unpack_gzip puts a gzip input's mails (the same place for the same path)."""
-    return scratch / f"{hashlib.sha256(str(path).encode()).hexdigest()[:16]}-{path.name.removesuffix('.gz')}"
-
-
-def unpack_gzip(path: Path, scratch: Path) -> Path:
-    """A gzip input, streamed into the scratch directory (bounded memory, seekable for workers),
-    up to one byte past the input limit (a gzip bomb expands no further; limit_notes says so)."""
-    target = unpacked_path(path, scratch)
-    left = limits().input_bytes + 1
-    try:
-        with gzip.open(path, "rb") as src, open(target, "wb") as dst:
-            while left > 0 and (chunk := src.read(min(left, 1 << 20))):
-                dst.write(chunk)
-                left -= len(chunk)
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
-        raise InputError(f"{path}: corrupt gzip data ({exc})") from exc
-    return target
-
-
-def limit_notes(paths: list[Path], scratch: Path, labels: dict[Path, str] | None = None) -> list[str]:
-    """One line for each input file read only up to the input limit (scan_mbox stops there)."""
-    cap, out = limits().input_bytes, []
-    for p in paths:
-        try:
-            found = mail_files(p)
-        except InputError:
-            continue
-        for f in found:
-            try:
-                read = unpacked_path(f, scratch) if is_gzip(f) else f
-                size = read.stat().st_size
-            except (OSError, InputError):
-                continue
-            if size > cap:
-                what = "decompresses to more than" if read != f else "is larger than"
-                out.append(f"{(labels or {}).get(f, str(f))} {what} the input limit of {cap // (1024 * 1024)} MB "
-                           "(REVIEWTOOL_MAX_INPUT_MB): only the mails before it were triaged")
-    return out
-
-
-def is_gzip(path: Path) -> bool:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(2) == b"\x1f\x8b"
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from exc
 
 
 def index_inputs(paths: list[Path], scratch: Path, skipped: list[str] | None = None,

@@ -152,7 +152,7 @@ def worker_pool(opts: TriageOptions, warm: bool = True) -> Iterator[ProcessPoolE
 def segment_scan(pool: ProcessPoolExecutor | None, jobs: int):
     """How the archive's index may use the pool: the parent scans one segment of a large mbox
     while each worker, idle until the archive is indexed, scans another (None: serial)."""
-    from ..sources.index import SegmentScan
+    from ..sources.segments import SegmentScan
 
     if pool is None:
         return None

@@ -26,8 +26,9 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..limits import limits
-from ..sources.index import (MailHead, MailRef, SegmentScan, index_file, index_inputs, is_gzip, mail_files, unpack_gzip,
-                             unpacked_path)
+from ..sources.index import MailHead, MailRef, index_file, index_inputs
+from ..sources.input_files import is_gzip, mail_files, unpack_gzip, unpacked_path
+from ..sources.segments import SegmentScan
 from .store import Guard
 from .store_keys import code_digest, mail_digest
 from .store_mbox import scan_grown, scan_whole
@@ -52,7 +53,7 @@ class Indexed:
 
     def unpack(self) -> None:
         """Unpack the gzip files whose index came from the store, for what reads mails: the
-        same bytes at the same place as the run that indexed them (index.unpack_gzip)."""
+        same bytes at the same place as the run that indexed them (input_files.unpack_gzip)."""
         for target, gz in list(self.packed.items()):
             if unpack_gzip(gz, target.parent) != target:
                 raise InputError(f"{gz}: unpacked to another place than its index says")

@@ -1,0 +1,73 @@
+"""The files of a triage input: a file, a maildir or a directory of mails; gzip files unpacked
+into a scratch directory (bounded, seekable for the workers that read mails back by offset); the
+note for an input read only up to the input limit."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+from pathlib import Path
+
+from ..errors import InputError
+from ..limits import limits
+
+def mail_files(path: Path) -> list[Path]:
+    """The files of an input: itself, a maildir's cur/ and new/, or a directory's files."""
+    if not path.exists():
+        raise InputError(f"{path}: no such file or directory")
+    if path.is_dir():
+        if all((path / d).is_dir() for d in ("cur", "new", "tmp")):
+            found = sorted([*(path / "cur").iterdir(), *(path / "new").iterdir()])
+        else:
+            found = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+        return [p for p in found if p.is_file()]
+    return [path]
+
+
+def unpacked_path(path: Path, scratch: Path) -> Path:
+    """Where unpack_gzip puts a gzip input's mails (the same place for the same path)."""
+    return scratch / f"{hashlib.sha256(str(path).encode()).hexdigest()[:16]}-{path.name.removesuffix('.gz')}"
+
+
+def unpack_gzip(path: Path, scratch: Path) -> Path:
+    """A gzip input, streamed into the scratch directory (bounded memory, seekable for workers),
+    up to one byte past the input limit (a gzip bomb expands no further; limit_notes says so)."""
+    target = unpacked_path(path, scratch)
+    left = limits().input_bytes + 1
+    try:
+        with gzip.open(path, "rb") as src, open(target, "wb") as dst:
+            while left > 0 and (chunk := src.read(min(left, 1 << 20))):
+                dst.write(chunk)
+                left -= len(chunk)
+    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+        raise InputError(f"{path}: corrupt gzip data ({exc})") from exc
+    return target
+
+
+def limit_notes(paths: list[Path], scratch: Path, labels: dict[Path, str] | None = None) -> list[str]:
+    """One line for each input file read only up to the input limit (scan_mbox stops there)."""
+    cap, out = limits().input_bytes, []
+    for p in paths:
+        try:
+            found = mail_files(p)
+        except InputError:
+            continue
+        for f in found:
+            try:
+                read = unpacked_path(f, scratch) if is_gzip(f) else f
+                size = read.stat().st_size
+            except (OSError, InputError):
+                continue
+            if size > cap:
+                what = "decompresses to more than" if read != f else "is larger than"
+                out.append(f"{(labels or {}).get(f, str(f))} {what} the input limit of {cap // (1024 * 1024)} MB "
+                           "(REVIEWTOOL_MAX_INPUT_MB): only the mails before it were triaged")
+    return out
+
+
+def is_gzip(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(2) == b"\x1f\x8b"
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from exc
