@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .context import Context
-from .context.profiles import Profile, foreign_patches, load_profiles, select_profile
+from .context.profile_select import foreign_patches, select_profile
+from .context.profiles import Profile, load_profiles
 from .errors import EXIT_FINDINGS, EXIT_OK
 from .model.series import Series
 from .rules.registry import Finding, NotChecked, Severity

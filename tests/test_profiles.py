@@ -8,7 +8,8 @@ from conftest import CORPUS
 from gitrepo import GitRepo
 from mailfactory import Mail, hunk_diff, patch_body, series_mails, thread, write
 
-from reviewtool.context.profiles import load_profiles, select_profile, shipped_profiles
+from reviewtool.context.profile_select import select_profile
+from reviewtool.context.profiles import load_profiles, shipped_profiles
 from reviewtool.errors import ConfigError
 
 

@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
-from .profiles import Profile, _as_data, _merge, _profile, repo_default_profile
+from .profile_read import read_profile
+from .profiles import Profile, _as_data, _merge, repo_default_profile
 
 
 def names_a_file(value: str | None) -> bool:
@@ -69,7 +70,7 @@ def read_profile_file(path: Path, base: dict[str, Profile] | None = None) -> Pro
         if parent is not None and parent not in known:
             raise ConfigError(f"{where}: profile {name!r} extends unknown profile {parent!r}")
         merged = _merge(_as_data(known[parent]), table) if parent else table
-        out.append(_profile(str(name), merged, where))
+        out.append(read_profile(str(name), merged, where))
     return ProfileFile(Path(where), tuple(out), default, digest)
 
 
@@ -103,7 +104,7 @@ class ProfileChoice:
 
 def choose(profiles: dict[str, Profile], option: str | None, repo: Path | None, config: Any = None) -> ProfileChoice:
     """Read the file `option` or the repository's default names, if either names one."""
-    from .profiles import _FROM_REPO
+    from .profile_select import _FROM_REPO
 
     if names_a_file(option):
         pf = read_profile_file(Path(option).expanduser(), profiles)

@@ -281,167 +281,6 @@ class Profile:
         return any(path == p or path.startswith(p) for p in self.docs_paths)
 
 
-def _str_list(data: dict[str, Any], key: str, origin: str, name: str) -> tuple[str, ...]:
-    value = data.get(key, ())
-    if isinstance(value, str) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{origin}: profile {name!r}: {key} must be a list of strings")
-    return tuple(value)
-
-
-def _day(value: Any, what: str, origin: str) -> date:
-    if isinstance(value, date):
-        return value
-    try:
-        return date.fromisoformat(str(value))
-    except ValueError as exc:
-        raise ConfigError(f"{origin}: {what} must be a date (YYYY-MM-DD), not {value!r}") from exc
-
-
-def _former(f: Any, origin: str) -> FormerName:
-    if isinstance(f, str):
-        return FormerName(f.lower())
-    return FormerName(str(f["name"]).lower(), _day(f["until"], "former_names until", origin) if "until" in f else None,
-                      str(f.get("source", "")))
-
-
-def _tree(t: dict[str, Any], origin: str) -> TreeSpec:
-    spec = TreeSpec(name=t["name"], kind=t.get("kind", "development"), ref=t.get("ref"), pair=t.get("pair"),
-                    closed_in_merge_window=bool(t.get("closed_in_merge_window", False)),
-                    former_names=tuple(_former(f, origin) for f in t.get("former_names", ())),
-                    git=t.get("git"), source=str(t.get("source", "")))
-    if spec.kind not in TREE_KINDS:
-        raise ConfigError(f"{origin}: tree {spec.name!r} has kind {spec.kind!r} (fixes or development)")
-    return spec
-
-
-def _subtree(t: dict[str, Any], trees: list[str], origin: str, name: str) -> SubTree:
-    sub = SubTree(name=str(t["name"]).lower(), feeds=str(t["feeds"]), git=t.get("git"),
-                  paths=_str_list(t, "paths", origin, name), source=str(t.get("source", "")))
-    if sub.feeds not in trees:
-        raise ConfigError(f"{origin}: profile {name!r}: sub-tree {sub.name!r} feeds unknown tree {sub.feeds!r}")
-    return sub
-
-
-def _required_prefix(r: dict[str, Any], origin: str, name: str) -> RequiredPrefix:
-    prefix = str(r["prefix"])
-    if not prefix.strip():
-        raise ConfigError(f"{origin}: profile {name!r}: a required prefix is empty")
-    return RequiredPrefix(prefix=prefix, since=_day(r["since"], "required_prefixes since", origin),
-                          noted_since=_day(r["noted_since"], "noted_since", origin) if "noted_since" in r else None,
-                          paths=_str_list(r, "paths", origin, name), exempt=_str_list(r, "exempt", origin, name),
-                          source=str(r.get("source", "")))
-
-
-def _untagged(data: dict[str, Any], trees: list[str], origin: str, name: str) -> UntaggedPolicy | None:
-    table = data.get("untagged")
-    if table is None:
-        legacy = data.get("settings", {}).get("untagged_tree") if isinstance(data.get("settings"), dict) else None
-        table = {"tree": legacy} if legacy else None
-    if table is None:
-        return None
-    if not isinstance(table, dict) or table.get("tree") not in trees:
-        raise ConfigError(f"{origin}: profile {name!r}: [untagged] needs tree = one of its trees")
-    signals = _str_list(table, "fixes_when", origin, name)
-    unknown = [s for s in signals if s not in UNTAGGED_SIGNALS]
-    if unknown:
-        raise ConfigError(f"{origin}: profile {name!r}: [untagged] fixes_when names unknown signals "
-                          f"{', '.join(unknown)} (known: {', '.join(UNTAGGED_SIGNALS)})")
-    return UntaggedPolicy(str(table["tree"]), signals, str(table.get("source", "")))
-
-
-def _profile(name: str, data: dict[str, Any], origin: str) -> Profile:
-    try:
-        trees = tuple(_tree(t, origin) for t in data.get("trees", ()))
-        names = [t.name for t in trees]
-        for t in trees:
-            if t.pair and t.pair not in names:
-                raise ConfigError(f"{origin}: tree {t.name!r} pairs with unknown tree {t.pair!r}")
-        rules = data.get("rules", {})
-        settings = data.get("settings", {})
-        if not isinstance(settings, dict) or not isinstance(rules, dict):
-            raise ConfigError(f"{origin}: profile {name!r}: [settings] and [rules] must be tables")
-        return Profile(
-            name=name,
-            description=data.get("description", ""),
-            lists=tuple(a.lower() for a in _str_list(data, "lists", origin, name)),
-            trees=trees,
-            paths=_str_list(data, "paths", origin, name),
-            excluded_paths=_str_list(data, "excluded_paths", origin, name),
-            test_paths=_str_list(data, "test_paths", origin, name) if "test_paths" in data else DEFAULT_TEST_PATHS,
-            docs_paths=_str_list(data, "docs_paths", origin, name) if "docs_paths" in data else DEFAULT_DOCS_PATHS,
-            untagged_prefixes=_str_list(data, "untagged_prefixes", origin, name),
-            tree_aliases=_aliases(data, names, origin, name),
-            closures=tuple(_closure(c, names, origin, name) for c in data.get("closures", ())),
-            subtrees=tuple(_subtree(t, names, origin, name) for t in data.get("subtrees", ())),
-            required_prefixes=tuple(_required_prefix(r, origin, name) for r in data.get("required_prefixes", ())),
-            untagged=_untagged(data, names, origin, name),
-            select_by_files=bool(data.get("select_by_files", True)),
-            separate_paths=_separate(data.get("separate_paths", _default_separate()), origin, name),
-            severity={k: str(v) for k, v in rules.get("severity", {}).items()},
-            disabled=_str_list(rules, "disable", origin, name),
-            settings=dict(settings),
-            origin=origin,
-            evidence=_evidence(data, origin, name),
-            **_replies(data.get("replies", {}), origin, name),
-        )
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise ConfigError(f"{origin}: profile {name!r} is malformed ({exc})") from exc
-
-
-def _evidence(data: dict[str, Any], origin: str, name: str) -> dict[str, str]:
-    table = data.get("evidence", {})
-    if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
-        raise ConfigError(f"{origin}: profile {name!r}: [evidence] must map settings to text")
-    return {str(k): v for k, v in table.items()}
-
-
-def _replies(table: Any, origin: str, name: str) -> dict[str, Any]:
-    if not isinstance(table, dict) or not isinstance(table.get("forms", []), list):
-        raise ConfigError(f"{origin}: profile {name!r}: [replies] must be a table, its forms a list of tables")
-    from ..mail.reply_forms import load_forms
-
-    forms = tuple(table.get("forms", ()))
-    load_forms(forms, f"{origin}: profile {name!r}")  # a bad form is named when the profile is read
-    return {"reply_forms": forms,
-            "appliers": tuple(a.lower() for a in _str_list(table, "appliers", origin, name))}
-
-
-@lru_cache(maxsize=1)
-def _default_separate() -> tuple[dict[str, Any], ...]:
-    """The kernel's groups (reviewtool/data/separate-paths.toml), for profiles that name none."""
-    text = resources.files("reviewtool.data").joinpath("separate-paths.toml").read_text(encoding="utf-8")
-    return tuple(tomllib.loads(text)["separate_paths"])
-
-
-def _separate(groups: Any, origin: str, name: str) -> tuple[SeparatePaths, ...]:
-    try:
-        return tuple(SeparatePaths(str(g["name"]), tuple(str(p) for p in g["paths"]), str(g.get("tree", "its own tree")))
-                     for g in groups)
-    except (KeyError, TypeError) as exc:
-        raise ConfigError(f"{origin}: profile {name!r}: separate_paths entries need name and paths ({exc})") from exc
-
-
-def _closure(c: dict[str, Any], trees: list[str], origin: str, name: str) -> Closure:
-    try:
-        first, last = (d if isinstance(d, date) else date.fromisoformat(str(d)) for d in (c["first_day"], c["last_day"]))
-    except (KeyError, ValueError) as exc:
-        raise ConfigError(f"{origin}: profile {name!r}: a closure needs first_day and last_day as dates ({exc})") from exc
-    if c.get("tree") not in trees or last < first:
-        raise ConfigError(f"{origin}: profile {name!r}: closure of {c.get('tree')!r} names no tree of the profile "
-                          "or ends before it starts")
-    return Closure(c["tree"], first, last, str(c.get("why", "announced closure")), str(c.get("source", "")))
-
-
-def _aliases(data: dict[str, Any], trees: list[str], origin: str, name: str) -> dict[str, str]:
-    aliases = data.get("tree_aliases", {})
-    if not isinstance(aliases, dict) or not all(isinstance(v, str) for v in aliases.values()):
-        raise ConfigError(f"{origin}: profile {name!r}: tree_aliases must map tags to tree names")
-    unknown = sorted(v for v in aliases.values() if v not in trees)
-    if unknown:
-        raise ConfigError(f"{origin}: profile {name!r}: tree_aliases name unknown trees: " + ", ".join(unknown))
-    return {k.lower(): v for k, v in aliases.items()}
-
-
 def shipped_profiles() -> dict[str, Profile]:
     return dict(_shipped_profiles())  # a copy: load_profiles adds the repository's to it
 
@@ -449,12 +288,14 @@ def shipped_profiles() -> dict[str, Profile]:
 @lru_cache(maxsize=1)
 def _shipped_profiles() -> dict[str, Profile]:
     """Parsed once per process: triage reviews thousands of series with the same files."""
+    from .profile_read import read_profile  # it reads tables into this module's types
+
     out = {}
     for entry in sorted(resources.files("reviewtool.profiles").iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".toml"):
             data = tomllib.loads(entry.read_text(encoding="utf-8"))
             name = data.get("name", entry.name[:-5])
-            out[name] = _profile(name, data, entry.name)
+            out[name] = read_profile(name, data, entry.name)
     return out
 
 
@@ -476,6 +317,8 @@ def _repo_config(repo: Path) -> dict[str, Any]:
 
 def load_profiles(repo: Path | None = None) -> dict[str, Profile]:
     """Shipped profiles, then the repository's `.reviewtool.toml` `[profiles.NAME]` tables."""
+    from .profile_read import read_profile
+
     profiles = shipped_profiles()
     if repo is not None:
         origin = str(repo / ".reviewtool.toml")
@@ -487,7 +330,7 @@ def load_profiles(repo: Path | None = None) -> dict[str, Profile]:
             if "extends" in table and base is None:
                 raise ConfigError(f"{origin}: profile {name!r} extends unknown profile {parent!r}")
             merged = _merge(_as_data(base), table) if base else table
-            profiles[name] = _profile(name, merged, origin)
+            profiles[name] = read_profile(name, merged, origin)
     return profiles
 
 
@@ -551,109 +394,3 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
         else:
             out[k] = v
     return out
-
-
-def _addresses(recipients: Iterable[str]) -> list[str]:
-    """Bare lower-case addresses in the order they were written (To before Cc)."""
-    from email.utils import getaddresses
-
-    return [addr.lower() for _, addr in getaddresses(list(recipients)) if addr]
-
-
-def _claim(p: Profile, path: str) -> int:
-    """How specifically `p` claims `path`: the length of its longest matching prefix (0: not at all)."""
-    if any(path.startswith(x) for x in p.excluded_paths):
-        return 0
-    return max((len(x) for x in p.paths if path.startswith(x)), default=0)
-
-
-def file_owner(profiles: dict[str, Profile], paths: Iterable[str]) -> tuple[Profile, str] | None:
-    """(profile, an example path) of the profile with trees that most specifically claims more than
-    half of the files a series touches, documentation aside (like MAINTAINERS, the longest prefix wins)."""
-    paths = [x for x in dict.fromkeys(paths) if x]
-    code = [x for x in paths if not any(x.startswith(d) or x == d for d in DEFAULT_DOCS_PATHS)] or paths
-    if not code:
-        return None
-    tally: dict[str, list[str]] = {}
-    for path in code:
-        best = max(((_claim(p, path), p.name) for p in profiles.values() if p.trees and p.select_by_files),
-                   default=(0, ""))
-        if best[0]:
-            tally.setdefault(best[1], []).append(path)
-    if not tally:
-        return None
-    name, owned = max(tally.items(), key=lambda kv: len(kv[1]))
-    return (profiles[name], owned[0]) if len(owned) * 2 > len(code) else None
-
-
-def foreign_patches(profiles: dict[str, Profile], chosen: Profile, series) -> dict[int, tuple[str, tuple[str, ...], str]]:
-    """Patches of a series whose files another profile claims, the series' own profile none of them
-    (a wireless driver patch inside a tree-wide series sent to another subsystem): counter ->
-    (that profile, its lists, a path)."""
-    from ..model.series import is_pull_request
-
-    out = {}
-    if len(series.patches) < 2 or is_pull_request(series):  # a pull request carries what its trees took
-        return out
-    for p in series.patches:
-        paths = [f.path for f in p.diff.files if not chosen.is_test_path(f.path) and not chosen.is_docs_path(f.path)]
-        if not paths:
-            continue  # tests and documentation travel with their series
-        owner = file_owner(profiles, paths)
-        if owner is not None and owner[0].name != chosen.name and not any(_claim(chosen, x) for x in paths):
-            out[p.counter] = (owner[0].name, owner[0].lists, owner[1])
-    return out
-
-
-def _tag_reading(p: Profile, tags: list[str]) -> TreeReading | None:
-    """The tree a subject tag names in `p` as it is (in any case), was, or is fed by (no aliases,
-    no misspellings: `-next` names no project)."""
-    spec = p.exact_tree(tags)
-    if spec is not None:
-        return TreeReading(spec, spec.name, "exact")
-    reading = p.read_tree(tags)
-    return reading if reading is not None and reading.how in ("former", "subtree", "case") else None
-
-
-_FROM_REPO: Any = object()
-
-
-def select_profile(profiles: dict[str, Profile], *, name: str | None, tags: Iterable[str],
-                   recipients: Iterable[str], repo: Path | None = None, config: Any = None,
-                   paths: Iterable[str] = (), default: Any = _FROM_REPO) -> tuple[Profile, str]:
-    """(profile, why it was chosen); see the module docstring for the order. `default`, when
-    given, is the (name, where it was set) that stands for the repository's default (a profile
-    file the caller has read: context/profile_file.py)."""
-    if name:
-        if name not in profiles:
-            raise ConfigError(f"unknown profile {name!r} (known: {', '.join(sorted(profiles))})")
-        return profiles[name], "chosen with --profile"
-    tags = list(tags)
-    owner = file_owner(profiles, paths)
-    for p in profiles.values():
-        reading = _tag_reading(p, tags)
-        if reading is None:
-            continue
-        # `[PATCH net-next] ath11k: ...`: the files are wireless's, netdev excludes them, and the
-        # wireless maintainers read the tag as their own development tree.
-        if owner is not None and owner[0] is not p and not any(_claim(p, x) for x in paths):
-            theirs = owner[0].read_tree(tags)
-            if theirs is not None:
-                return owner[0], (f"the files it touches are {owner[0].name}'s ({owner[1]}); its subject tag "
-                                  f"[{theirs.written}] reads there as {theirs.spec.name}")
-        return p, f"subject tag [{reading.written}]"
-    default = repo_default_profile(repo, config) if default is _FROM_REPO else default
-    if default is not None:
-        if default[0] not in profiles:
-            raise ConfigError(f"{default[1]} names unknown profile {default[0]!r} "
-                              f"(known: {', '.join(sorted(profiles))})")
-        return profiles[default[0]], f"repository default ({default[1]})"
-    if owner is not None:
-        return owner[0], f"the files it touches are {owner[0].name}'s ({owner[1]})"
-    # A subsystem's list says more than LKML, which is Cc'd on nearly everything: the first
-    # address (To before Cc) that a profile with trees claims wins over an earlier LKML.
-    claimed = sorted(((addr, p) for addr in _addresses(recipients) for p in profiles.values() if addr in p.lists),
-                     key=lambda c: not c[1].trees)
-    if claimed:
-        return claimed[0][1], f"sent to {claimed[0][0]}"
-    return profiles["generic"], "no tree tag, known files or known list: generic rules"

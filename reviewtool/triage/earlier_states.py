@@ -151,7 +151,7 @@ def _may_state(data: bytes) -> bool:
 
 def _orphan_profile(msgs: Sequence[Message], opts, profiles):
     from ..context.profile_file import choose
-    from ..context.profiles import select_profile
+    from ..context.profile_select import select_profile
     first = msgs[0]
     choice = choose(profiles, opts.review.profile, opts.review.repo)  # --profile may name a file
     return select_profile(choice.profiles, name=choice.name, tags=parse_subject(header(first, "Subject")).tags,
