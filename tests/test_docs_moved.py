@@ -134,7 +134,7 @@ EDITS: list[tuple[str, str]] = [
     ("The profile is chosen by, in order: `--profile NAME`;",
      "The profile is chosen by, in order: `--profile NAME` (or `--profile FILE`, a [profile file](#a-profile-in-a-file));"),
     ("or `profile = \"NAME\"` in `.reviewtool.toml`);", "or `profile = \"NAME\"` in `.reviewtool.toml`; either may name a profile file);"),
-    ("reviewtool/context/  profiles, history (batched git)", "reviewtool/context/  profiles (+ profile_file: a profile read from a file, --profile FILE), history (batched git)"),
+    ("reviewtool/context/  profiles, history (batched git)", "reviewtool/context/  profiles (+ profile_read: a TOML table read into a Profile; profile_select: which profile reviews a series; profile_file: a profile read from a file, --profile FILE), history (batched git)"),
 ]
 
 # Headings renamed: old -> new (a heading must be a heading of some page, not just a phrase in one).
