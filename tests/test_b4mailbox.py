@@ -70,7 +70,31 @@ def test_a_reply_keeps_its_trailers_and_a_patch_its_own():
     assert replies, "the example has a reply with a trailer"
     assert all(not m.trailers for m in lmbx.msgid_map.values() if m.has_diff and not m.reply)
     assert isinstance(b4.LoreMessage.__dict__["find_trailers"], staticmethod)
-    assert b4.LoreMessage.find_trailers("Reviewed-by: A <a@b.c>\n", followup=True)[0]  # b4's own again
+    quoted = "> diff --git a/f b/f\n> --- a/f\n> +++ b/f\n\nReviewed-by: A <a@b.c>\n"
+    assert b4.LoreMessage.find_trailers(quoted, followup=True)[0]  # outside a patch's reading: b4's own
+
+
+def test_another_thread_reading_a_reply_keeps_its_trailers():
+    """The skip is this thread's, while it reads a patch mail: a reply that quotes a diff, read by
+    b4 in another thread at that moment, keeps its Reviewed-by."""
+    import threading
+
+    import b4
+
+    from reviewtool.model import b4mailbox
+
+    quoted = "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n\nReviewed-by: A <a@b.c>\n"
+    seen = []
+    b4mailbox._install_skip(b4)
+    b4mailbox._SKIPPING.on = True  # as while this thread reads a patch mail
+    try:
+        assert b4.LoreMessage.find_trailers(quoted, followup=True) == ([], [])
+        t = threading.Thread(target=lambda: seen.append(b4.LoreMessage.find_trailers(quoted, followup=True)))
+        t.start()
+        t.join()
+    finally:
+        b4mailbox._SKIPPING.on = False
+    assert seen[0][0] and seen[0][0][0].name == "Reviewed-by"
 
 
 def test_each_revision_reads_a_mailbox_of_its_own():

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import re
+import threading
 from email.message import EmailMessage
 
 from ..mail.headers import header, quarantine_bad_headers
@@ -21,6 +22,26 @@ from .patchid import patch_ids
 
 # the b4 whose LoreMessage.__init__ this was read against; another version scans as it likes
 _KNOWN_B4 = ("0.16.",)
+
+
+_SKIPPING = threading.local()  # set only while this thread reads a patch mail into b4 (_add)
+
+
+def _install_skip(b4) -> None:
+    """Wrap b4's trailer scan once: it answers nothing for a follow-up scan of a body with a diff
+    while this thread's _add reads a non-reply; every other call (another thread's, b4's own
+    later reads) is b4's scan unchanged."""
+    scan = b4.LoreMessage.__dict__["find_trailers"].__func__
+    if getattr(scan, "_reviewtool_skip", False):
+        return
+
+    def find_trailers(body, followup=False):
+        if followup and getattr(_SKIPPING, "on", False) and b4.DIFF_RE.search(body):
+            return [], []
+        return scan(body, followup)
+
+    find_trailers._reviewtool_skip = True
+    b4.LoreMessage.find_trailers = staticmethod(find_trailers)
 
 
 @contextlib.contextmanager
@@ -33,18 +54,12 @@ def _scan_skipped_for(b4, msg: EmailMessage):
     if reply or not b4.__VERSION__.startswith(_KNOWN_B4):
         yield
         return
-    scan = b4.LoreMessage.__dict__["find_trailers"]
-
-    def find_trailers(body, followup=False):
-        if followup and b4.DIFF_RE.search(body):
-            return [], []
-        return scan.__func__(body, followup)
-
-    b4.LoreMessage.find_trailers = staticmethod(find_trailers)
+    _install_skip(b4)
+    _SKIPPING.on = True
     try:
         yield
     finally:
-        b4.LoreMessage.find_trailers = scan
+        _SKIPPING.on = False
 
 
 _REPLY_RE = re.compile(r"^(Re|Aw|Fwd):", re.I)
