@@ -91,3 +91,45 @@ def test_a_real_corpus_archive_in_a_process_pool(tmp_path, small_pieces):
         scan = SegmentScan(3, lambda fn, args: pool.map(fn, *zip(*args)))
         assert list(index_file(path, segmented=scan)) == whole
     assert len(whole) > 25
+
+
+# Bodies whose end is hard to find without reading their lines: a `From ` line after a line of
+# carriage returns (blank) or after a space (not blank), a separator as the body's first line,
+# a header-like line after a dateless `From `, a body with no newline at the end of the file, a
+# line longer than a line piece.
+TRICKY_BODIES = BODIES + [
+    "one\n\r\r\nFrom x@example.org Tue Nov  1 10:00:00 2022\nnot a header\n",
+    "one\n \nFrom nobody Tue Nov  1 10:00:00 2022\n",
+    "From nobody Tue Nov  1 10:00:00 2022\nX-Odd: a header line\n",
+    "\n\nFrom dateless\nSubject: looks like a header\n\nbody\n",
+    "Long " + "y" * 3000 + "\n\nFrom z@example.org Tue Nov  1 10:00:00 2022\n",
+    # In 1,024-byte pieces the second piece is blank and the third a separator: the scan's pieces decide.
+    "b" * 1024 + "\r" * 1024 + "From x@example.org Tue Nov  1 10:00:00 2022\n",
+]
+
+
+def _scan(path: Path, skip_bodies: bool) -> list:
+    with open(path, "rb") as fh:
+        kind, skip = index.probe(fh, str(path))
+        assert kind == "mbox"
+        return list(index.scan_mbox(str(path), fh, skip, str(path), skip_bodies=skip_bodies))
+
+
+@pytest.mark.parametrize("pieces", [False, True], ids=["whole-lines", "small-pieces"])
+@pytest.mark.parametrize("crlf", [False, True], ids=["lf", "crlf"])
+@pytest.mark.parametrize("sep", sorted(SEPARATORS))
+def test_bodies_skipped_to_their_end_give_what_reading_every_line_gives(tmp_path, monkeypatch, sep, crlf, pieces):
+    if pieces:
+        monkeypatch.setattr(index, "_LINE_PIECE", 1024)  # a long body line or a long body: its lines are read
+    text = "".join(_mail(i, TRICKY_BODIES[i % len(TRICKY_BODIES)], SEPARATORS[sep]) for i in range(60))
+    text = text.rstrip("\n")  # the last line has no newline
+    path = tmp_path / "list.mbox"
+    path.write_bytes((text.replace("\n", "\r\n") if crlf else text).encode())
+    fast = _scan(path, True)
+    assert fast == _scan(path, False)
+    assert len(fast) >= 60 if sep != "dateless" else len(fast) > 1
+
+
+def test_bodies_skipped_on_real_archives(tmp_path):
+    for src in sorted((FIXTURES / "cases").rglob("*.mbox"))[:60]:
+        assert _scan(src, True) == _scan(src, False), src

@@ -48,7 +48,7 @@ def _strip_prefix(path: str | None) -> str | None:
     return path
 
 
-_HUGE_HUNK_RE = re.compile(r"^@@ [^\n]*?\d{10}", re.M)  # unidiff would convert every digit of it
+_HUGE_HUNK_RE = re.compile(r"\n@@ [^\n]*?\d{10}")  # on "\n" + diff: unidiff would convert every digit of it
 _HUNK_RE = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 
 
@@ -186,8 +186,8 @@ def parse_basement(text: str) -> Basement:
     files: tuple[FileChange, ...] = ()
     problem = None
     has_diff = bool(diff_text.strip())
-    if has_diff and (huge := _HUGE_HUNK_RE.search(diff_text)):
-        problem = f"a hunk header's line numbers have more digits than any file has lines: {huge.group(0)[:60]!r}"
+    if has_diff and (huge := _HUGE_HUNK_RE.search("\n" + diff_text)):
+        problem = f"a hunk header's line numbers have more digits than any file has lines: {huge.group(0)[1:61]!r}"
     elif has_diff:
         try:
             patchset, files = _parse_files(diff_text)

@@ -46,6 +46,9 @@ _DISCLOSURE_RES = (
                r"contributed|wrote|generated|drafted|suggested|proposed|identified|spotted)\b", re.I),
 )
 _NEGATION_RE = re.compile(r"\b(?:no|not|never|without|nor)\b[^.]*$", re.I)
+# A word every disclosure above holds (a tool's name, AI, LLM): a line without one holds none, and
+# most commit messages have none, so one search of the whole text settles them.
+_ANY_TOOL_RE = re.compile(r"claude|gpt|copilot|gemini|codex|cursor|aider|\bai\b|llm|large language model", re.I)
 
 
 def ai_patterns(ctx) -> tuple[str, ...]:
@@ -82,7 +85,12 @@ def assisted_by_example(ctx, agent: str | None = None) -> str:
 def disclosures(lines) -> list[str]:
     """Lines that say an AI tool or agent took part, skipping negated statements."""
     out = []
+    lines = list(lines)
+    if not _ANY_TOOL_RE.search("\n".join(lines)):
+        return out
     for line in lines:
+        if not _ANY_TOOL_RE.search(line):
+            continue
         for rx in _DISCLOSURE_RES:
             m = rx.search(line)
             if m and not _NEGATION_RE.search(line[: m.start()]):

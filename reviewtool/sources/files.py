@@ -108,7 +108,7 @@ def split_mbox(data: bytes, origin: str) -> list[RawMail]:
     mails = []
     for i, (sep, chunk) in enumerate(zip(seps, chunks)):
         raw = b"\n".join(chunk).rstrip(b"\n") + b"\n"
-        if mboxrd:
+        if mboxrd and b">From " in raw:  # every quoted line holds it; the pattern's `^` is tried at every byte
             raw = _MBOXRD_QUOTE_RE.sub(rb"\1", raw)
         if raw.strip():
             mails.append(RawMail(raw, f"{origin}:{i + 1}", bool(_FORMAT_PATCH_RE.match(sep))))
