@@ -15,6 +15,7 @@ import contextlib
 import copy
 import re
 import threading
+from datetime import datetime
 from email.message import EmailMessage
 
 from ..mail.headers import header, quarantine_bad_headers
@@ -103,7 +104,10 @@ def mailboxes(msgs: list[EmailMessage], count: int):
     trailers are added), so each revision asked for reads its own copy; the copies share the
     mails themselves, which b4 only reads."""
     lmbx, skipped = mailbox(msgs)
-    shared = {id(m): m for m in msgs}
+    shared = {id(m): m for m in msgs} if count > 1 else {}
+    for lmsg in (*lmbx.msgid_map.values(), *lmbx.followups, *lmbx.unknowns) if count > 1 else ():
+        if isinstance(date := getattr(lmsg, "date", None), datetime):
+            shared[id(date)] = date  # immutable: half of what a copy rebuilt was dates and their zones
     return [copy.deepcopy(lmbx, dict(shared)) for _ in range(count - 1)] + [lmbx], skipped
 
 

@@ -165,8 +165,21 @@ def _count(digits: str) -> int:
     return MAX_COUNT if n is None else n
 
 
+_SHARED_BELOW = 64 << 10  # texts up to this size are remembered: at most 128 of them (8 MB and their parse)
+
+
 def parse_basement(text: str) -> Basement:
-    """Split what follows '---' and parse its diff."""
+    """Split what follows '---' and parse its diff. A seventh of a list's patch mails are read
+    twice (a resend, a patch in two threads): a Basement is frozen, so a repeated text shares it."""
+    return _parse_shared(text) if len(text) <= _SHARED_BELOW else _parse_basement(text)
+
+
+@lru_cache(maxsize=128)
+def _parse_shared(text: str) -> Basement:
+    return _parse_basement(text)
+
+
+def _parse_basement(text: str) -> Basement:
     text = text.replace("\r\n", "\n")
     m = _DIFF_START_RE.search(text)
     head, diff_text = (text[: m.start()], text[m.start():]) if m else (text, "")
