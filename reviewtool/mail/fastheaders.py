@@ -72,8 +72,11 @@ def simple_address_text(value: str) -> str | None:
     """str(AddressHeader) of `value` when it is a plain address list, else None."""
     if len(value) > 4000 or "=?" in value:  # encoded words are decoded by the parser
         return None
+    pieces = _address_pieces(value)
+    if pieces is None:
+        return None
     out = []
-    for i, piece in enumerate(value.split(",")):
+    for i, piece in enumerate(pieces):
         if i:
             piece = piece.lstrip(" \t")  # folding whitespace after a comma: the parser drops it
         m = _MAILBOX_RE.fullmatch(piece)
@@ -87,6 +90,20 @@ def simple_address_text(value: str) -> str | None:
         name, angled, bracketed, bare = m.groups()
         out.append(f"{name} <{angled}>" if name else bracketed or bare)
     return ", ".join(out)
+
+
+def _address_pieces(value: str) -> list[str] | None:
+    """`value` cut at the commas outside quotes (`"Doe, John" <jd@example.org>` is one mailbox);
+    None when a quote is left open."""
+    if '"' not in value:
+        return value.split(",")
+    out, cur = [], None
+    for piece in value.split(","):
+        cur = piece if cur is None else cur + "," + piece
+        if cur.count('"') % 2 == 0:
+            out.append(cur)
+            cur = None
+    return out if cur is None else None
 
 
 def simple_mailboxes(value: str) -> list[tuple[str, str]] | None:

@@ -15,6 +15,7 @@ _BLURB_RE = re.compile(r"\*\*\*\s*BLURB HERE\s*\*\*\*", re.I)
 _COMMIT_REF_RE = re.compile(r"\b(commit)\s+(?=[0-9a-fA-F]*\d)([0-9a-fA-F]{5,})\b", re.I)
 _BARE_ID_RE = re.compile(r"(?<![\w/.:=@<\[+#-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])([0-9a-f]{12,64})(?![\w/.@>\]-])")
 _DESCRIPTION_RE = re.compile(r'\s*\("(.+?)"\)', re.S)
+_HEX_RUN_RE = re.compile(r"[0-9a-fA-F]{5}", re.I)  # in every id both patterns above find
 # Lines where an id is written the way their own convention wants.
 _EXEMPT_LINE_RE = re.compile(
     r"^\s*(>|(Link|Closes|Fixes|base-commit|prerequisite-[\w-]+|change-id|Patchwork|BugLink)\s*:"
@@ -167,11 +168,13 @@ def _introduced(p: Patch) -> set[str]:
 def _reference_problems(p: Patch):
     """(line number, context lines, problem, id) for each badly written commit reference."""
     lines = _description_lines(p)
+    if not any(_HEX_RUN_RE.search(line) for _, line in lines):
+        return  # no line names an id (most messages): nothing below can find one
     dumps = _dump_paragraph_lines(lines)
     named = _introduced(p)
     texts = [line for _, line in lines]
     for i, (n, line) in enumerate(lines):
-        if _EXEMPT_LINE_RE.match(line):
+        if not _HEX_RUN_RE.search(line) or _EXEMPT_LINE_RE.match(line):
             continue
         window_text = " ".join(t.strip() for t in texts[i:i + 3])
         offset = len(line) - len(line.lstrip())  # window_text starts at the first non-blank
