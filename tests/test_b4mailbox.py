@@ -130,3 +130,44 @@ def test_reply_is_read_as_b4_reads_it(subject):
     from reviewtool.model.b4mailbox import _b4_reads_a_reply
 
     assert _b4_reads_a_reply(b4, subject) == b4.LoreSubject(subject).reply
+
+
+def _bodies():
+    import b4
+
+    for path in THREADS:
+        for m in load_messages(path):
+            try:
+                body, _ = b4.LoreMessage.get_payload(m)
+            except Exception:
+                continue
+            if body:
+                yield body
+
+
+WRAPPED = [
+    "Reviewed-by: Long Name\n<long.name@example.org>\n",  # b4 joins the address to its line
+    "Fixes: 1234abcd5678 (\"net: a\nsubject on two lines\")\n",
+    "Acked-by:  \n<a@b.c>\n", "  Tested-by:\tA <a@b.c>\n", "\rReported-by: A <a@b.c>\r\n",
+    "Link: https://example.org/x\n", "Closes: https://example.org/1\n", "Cc: <a@b.c>\n-- \nsig\n",
+    "> Reviewed-by: A <a@b.c>\n\nThanks\n", "On Mon, A <a@b.c> wrote:\n> x\n", "Note:\n", "a:b c\n", "",
+]
+
+
+def test_a_body_without_a_trailer_start_is_one_b4_finds_no_trailer_in():
+    """The follow-up scan is skipped where no line starts as a trailer: b4's own scan finds none
+    there, on every body of the fixtures and on wrapped trailer lines b4 joins."""
+    import b4
+
+    from reviewtool.model.b4mailbox import _TRAILER_START_RE
+
+    skipped = kept = 0  # outside _add, find_trailers is b4's own scan
+    for body in [*_bodies(), *WRAPPED]:
+        if _TRAILER_START_RE.search(body):
+            kept += 1
+        else:
+            skipped += 1
+            assert b4.LoreMessage.find_trailers(body, followup=True)[0] == [], body[:200]
+    assert skipped > 10 and kept > 100, (skipped, kept)  # both kinds are tried
+    for text in WRAPPED[:7]:
+        assert b4.LoreMessage.find_trailers(text, followup=True)[0] and _TRAILER_START_RE.search(text), text

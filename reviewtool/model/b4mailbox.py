@@ -5,8 +5,9 @@ Reading a mail into b4 (LoreMessage) is most of what building a series costs, an
 is one scan of the whole body for follow-up trailers, diff included. b4 0.16 keeps what that scan
 finds only for a reply (`if self.reply:` after it; a mail with a diff is never promoted to one),
 so for a patch mail the scan is thrown away. `_scan_skipped_for` skips exactly those scans: for a
-mail whose subject b4 reads as no reply and whose body b4 finds a diff in. Every other call is
-b4's own.
+mail whose subject b4 reads as no reply and whose body b4 finds a diff in. For any other mail read
+here, the scan is skipped where it must find nothing: no line of the body starts as a trailer
+does (four replies in five). Every other call is b4's own.
 """
 
 from __future__ import annotations
@@ -25,19 +26,26 @@ from .patchid import patch_ids
 _KNOWN_B4 = ("0.16.",)
 
 
-_SKIPPING = threading.local()  # set only while this thread reads a patch mail into b4 (_add)
+_SKIPPING = threading.local()  # while this thread reads a mail into b4 (_add): `mail`; `on` if it is no reply
+# What every trailer line b4's follow-up scan accepts starts with (its pattern is
+# `^\s*(\w\S+):\s+(\S.*)` on each line, after joining a wrapped value to its line): on the whole
+# body `\s` may also cross a line end, so a body without a match has no such line, joined or not.
+_TRAILER_START_RE = re.compile(r"^\s*\w\S+:\s+\S", re.M)
 
 
 def _install_skip(b4) -> None:
     """Wrap b4's trailer scan once: it answers nothing for a follow-up scan of a body with a diff
-    while this thread's _add reads a non-reply; every other call (another thread's, b4's own
-    later reads) is b4's scan unchanged."""
+    while this thread's _add reads a non-reply, or of a body where no line starts as a trailer
+    while it reads any other mail (LoreMessage.__init__, the only follow-up scan, keeps only the
+    trailers); every other call (another thread's, b4's own later reads) is b4's scan unchanged."""
     scan = b4.LoreMessage.__dict__["find_trailers"].__func__
     if getattr(scan, "_reviewtool_skip", False):
         return
 
     def find_trailers(body, followup=False):
         if followup and getattr(_SKIPPING, "on", False) and b4.DIFF_RE.search(body):
+            return [], []
+        if followup and getattr(_SKIPPING, "mail", False) and not _TRAILER_START_RE.search(body):
             return [], []
         return scan(body, followup)
 
@@ -47,20 +55,21 @@ def _install_skip(b4) -> None:
 
 @contextlib.contextmanager
 def _scan_skipped_for(b4, msg: EmailMessage):
-    """While b4 reads `msg`, its follow-up trailer scan returns nothing for a non-reply with a diff."""
+    """While b4 reads `msg`, its follow-up trailer scan returns nothing for a non-reply with a
+    diff, and for a body where no line starts as a trailer does."""
+    if not b4.__VERSION__.startswith(_KNOWN_B4):
+        yield
+        return
     try:
         reply = _b4_reads_a_reply(b4, msg["Subject"])
     except Exception:  # b4 will say so itself when it reads the mail
         reply = True
-    if reply or not b4.__VERSION__.startswith(_KNOWN_B4):
-        yield
-        return
     _install_skip(b4)
-    _SKIPPING.on = True
+    _SKIPPING.on, _SKIPPING.mail = not reply, True
     try:
         yield
     finally:
-        _SKIPPING.on = False
+        _SKIPPING.on = _SKIPPING.mail = False
 
 
 _REPLY_RE = re.compile(r"^(Re|Aw|Fwd):", re.I)
