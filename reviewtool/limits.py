@@ -57,10 +57,22 @@ _NAMES = ("REVIEWTOOL_MAX_INPUT_MB", "REVIEWTOOL_MAX_MAIL_MB", "REVIEWTOOL_MAX_M
 _SEEN: dict[tuple, Limits] = {}
 
 
+# os.environ's own bytes table, where POSIX keeps it: eight os.environ.get() calls of names that
+# are not set raise and catch eight KeyErrors, 16 µs a call, and a triage run asks 20,000 times.
+_RAW_ENV = getattr(os.environ, "_data", None)
+_RAW_NAMES = tuple(os.fsencode(n) for n in _NAMES) if os.name == "posix" else ()
+
+
+def _env_key() -> tuple:
+    if _RAW_NAMES and isinstance(_RAW_ENV, dict) and _RAW_ENV is getattr(os.environ, "_data", None):
+        return tuple(map(_RAW_ENV.get, _RAW_NAMES))
+    return tuple(map(os.environ.get, _NAMES))
+
+
 def limits() -> Limits:
     """The limits the environment sets now (read once for each set of values: a triage run asks
-    10,000 times)."""
-    key = tuple(os.environ.get(n) for n in _NAMES)
+    20,000 times)."""
+    key = _env_key()
     found = _SEEN.get(key)
     if found is None:
         found = _SEEN[key] = Limits.from_env()

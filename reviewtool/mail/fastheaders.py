@@ -22,6 +22,7 @@ import email.utils
 import re
 from email.headerregistry import HeaderRegistry
 from email.message import Message
+from email.policy import EmailPolicy
 
 # Headers the parser gives structure to; the rest (and Subject) are unstructured text.
 _STRUCTURED = frozenset(HeaderRegistry().registry) - {"subject"}
@@ -123,13 +124,44 @@ def simple_mailboxes(value: str) -> list[tuple[str, str]] | None:
 
 def message_from_bytes(data: bytes, policy) -> Message:
     """email.message_from_bytes(data, policy=policy), with the body of a plain single-part mail
-    taken as one piece. Anything the header parse finds odd (a defect, a header line it ends the
-    headers at, a CR, a multipart or message type) is parsed the email package's way."""
+    taken as one piece and its header block read by _field_lines. Anything odd (a line the feed
+    parser would end the headers at or find a defect in, a CR, a multipart or message type) is
+    parsed the email package's way."""
     end = data.find(b"\n\n")
     if end > 0 and b"\r" not in data[:end]:
-        msg = email.parser.BytesParser(policy=policy).parsebytes(data[:end + 2], headersonly=True)
-        if not msg.defects and msg.get_payload() == "" and msg.get_content_maintype() not in ("multipart", "message"):
-            # The feed parser's payload: the rest of the input, decoded as its bytes parser decodes it.
-            msg.set_payload(data[end + 2:].decode("ascii", "surrogateescape"))
-            return msg
+        fields = _field_lines(data[:end + 1].decode("ascii", "surrogateescape"))
+        if fields is not None:
+            msg = policy.message_factory(policy=policy)
+            if type(policy).header_source_parse is EmailPolicy.header_source_parse:
+                # what it does with a field's lines: the value from the colon, blanks before it
+                # and the line end after it dropped
+                msg._headers = [(name, value.lstrip(" \t").rstrip("\r\n")) for name, value in fields]
+            else:
+                for name, value in fields:
+                    msg.set_raw(*policy.header_source_parse([f"{name}:{value}"]))
+            if msg.get_content_maintype() not in ("multipart", "message"):
+                # The feed parser's payload: the rest of the input, decoded as its bytes parser decodes it.
+                msg.set_payload(data[end + 2:].decode("ascii", "surrogateescape"))
+                return msg
     return email.message_from_bytes(data, policy=policy)
+
+
+# A field line as the feed parser reads it (its headerRE, without `From ` and continuations): a
+# name of printable ASCII but the colon, then the colon.
+_FIELD_START_RE = re.compile(r"[\041-\071\073-\176]+:")
+
+
+def _field_lines(block: str) -> list[tuple[str, str]] | None:
+    """[(name, the rest of its lines)] of a header block of `\n`-ended lines, each a field line or
+    a continuation of one, as the feed parser cuts it; None for a block it would read otherwise
+    (a first line that continues nothing, a `From ` line, anything else ends its headers)."""
+    out: list[tuple[str, str]] = []
+    for line in block.split("\n")[:-1]:
+        if line[:1] in (" ", "\t") and out:
+            out[-1] = (out[-1][0], out[-1][1] + "\n" + line)
+            continue
+        m = _FIELD_START_RE.match(line)
+        if m is None or line.startswith("From "):
+            return None
+        out.append((line[:m.end() - 1], line[m.end():]))
+    return out
