@@ -171,3 +171,24 @@ def test_a_body_without_a_trailer_start_is_one_b4_finds_no_trailer_in():
     assert skipped > 10 and kept > 100, (skipped, kept)  # both kinds are tried
     for text in WRAPPED[:7]:
         assert b4.LoreMessage.find_trailers(text, followup=True)[0] and _TRAILER_START_RE.search(text), text
+
+
+def test_generated_bodies_without_a_trailer_start_give_no_trailer():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    import b4
+
+    from reviewtool.model.b4mailbox import _TRAILER_START_RE
+
+    piece = st.sampled_from(["Reviewed-by", "Fixes", "Link", "Cc", "a", ":", ": ", " ", "\t", "\n", "\r", "<",
+                             ">", "a@b.c", "<a@b.c>", "(", ")", "1234abcd", "https://x.y/", "-- \n", "> ", "#x", "[x]"])
+
+    @settings(max_examples=600, deadline=None, derandomize=True)
+    @given(st.lists(piece, max_size=14))
+    def check(parts):
+        body = "".join(parts)
+        if not _TRAILER_START_RE.search(body):
+            assert b4.LoreMessage.find_trailers(body, followup=True)[0] == [], repr(body)
+
+    check()

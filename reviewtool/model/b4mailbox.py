@@ -27,10 +27,11 @@ _KNOWN_B4 = ("0.16.",)
 
 
 _SKIPPING = threading.local()  # while this thread reads a mail into b4 (_add): `mail`; `on` if it is no reply
-# What every trailer line b4's follow-up scan accepts starts with (its pattern is
-# `^\s*(\w\S+):\s+(\S.*)` on each line, after joining a wrapped value to its line): on the whole
-# body `\s` may also cross a line end, so a body without a match has no such line, joined or not.
-_TRAILER_START_RE = re.compile(r"^\s*\w\S+:\s+\S", re.M)
+# What every trailer line b4's follow-up scan accepts starts with: its pattern is
+# `^\s*(\w\S+):\s+(\S.*)` on each line, some lines joined to the one before (a wrapped address
+# or Fixes subject), and the first word of a joined line, with its colon, is on the first of them.
+# Blanks before the word stay on the line (`\s*` across lines would be quadratic on blank lines).
+_TRAILER_START_RE = re.compile(r"^[^\S\n]*\w\S*:\s", re.M)
 
 
 def _install_skip(b4) -> None:

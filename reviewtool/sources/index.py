@@ -231,6 +231,16 @@ class _Bodies:
         return None
 
 
+def _read_on_to(fh: BinaryIO, offset: int) -> None:
+    """Put `fh` at `offset` by reading up to it, not seeking: a file that hashes what passes
+    (triage/store_mbox.py) sees every byte in order (a body is under a line piece here)."""
+    at = fh.tell()
+    if offset >= at:
+        fh.read(offset - at)
+    else:
+        fh.seek(offset)  # the separator was the line already read ahead
+
+
 def _lines(fh: BinaryIO, cap: int) -> Iterator[tuple[bytes, bytes | None]]:
     """Each line with the one after it (None at the end): separators are recognised by both. A
     line longer than `cap` comes in pieces of `cap` bytes, so no line is ever held whole: a piece
@@ -308,7 +318,7 @@ def scan_mbox(path: str, fh: BinaryIO, start: int, label: str, first_line: bytes
                     body_start = pos + len(line)
                     if bodies is not None and (sep := bodies.next_separator(body_start, strict, cap)) is not None:
                         pos, prev_blank = sep, True  # the body's lines decide nothing: on to its end
-                        fh.seek(sep)
+                        _read_on_to(fh, sep)
                         lines = _lines(fh, _LINE_PIECE)
                         continue
             pos += len(line)
