@@ -304,3 +304,33 @@ def test_address_of_is_what_parseaddr_gives():
         fast += (pairs := simple_mailboxes(value)) is not None and len(pairs) == 1
     assert fast > 0.5 * len(values)
     assert all(simple_mailboxes(v) is None or len(simple_mailboxes(v)) > 1 for v in ADDRESS_OF_NEAR_MISSES[4:])
+
+
+def test_lists_with_mailboxes_the_parser_reads_alone_agree_with_it():
+    """In a list of several, an encoded, escaped or oddly spaced mailbox is parsed alone and the
+    rest read here: the text is the parser's whole-list text, or None (comments, groups, domain
+    literals, escapes outside quotes, an encoded word cut by a comma)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    name = st.sampled_from(["Jo Bo", "=?utf-8?q?Zo=C3=AB?=", "=?utf-8?q?Doe,_J?=", "Toke =?utf-8?q?H=C3=B8i?=",
+                            '"M \\(QUIC\\)"', '"a \\" b, c"', '"Doe, John"', "Del   Regno", "J. Doe", "(c, d) x",
+                            "list:", '"x', "a\\b", "[1,2]", ""])
+    addr = st.sampled_from(["a@b.c", "<a@b.c>", "d-e@f.g", "h@[1.2.3.4]", "x@y.z;", "bad"])
+    mailbox = st.builds(lambda n, a: f"{n} <{a.strip('<>')}>" if n else a, name, addr)
+    sep = st.sampled_from([",", ", ", ",\t", ",  "])
+
+    @settings(max_examples=800, deadline=None, derandomize=True)
+    @given(st.lists(st.tuples(mailbox, sep), min_size=1, max_size=4))
+    def check(parts):
+        value = "".join(m + s for m, s in parts)[: -len(parts[-1][1])]
+        text = simple_address_text(value)
+        if text is not None:
+            assert text == parsed_text("Cc", value), value
+
+    check()
+    mixed = 'a@b.c, =?utf-8?q?Zo=C3=AB?= <z@example.org>, "M \\(QUIC\\)" <m@q.c>,  Del   Regno <d@r.e>'
+    assert simple_address_text(mixed) == parsed_text("Cc", mixed) == \
+        'a@b.c, Zoë <z@example.org>, "M (QUIC)" <m@q.c>, Del Regno <d@r.e>'
+    for whole in ('a@b.c, x@y.z (comment, with comma)', '=?utf-8?q?Doe,_J?= <j@d.e>, a@b.c', 'a@b.c, list: x@y.z;'):
+        assert simple_address_text(whole) is None, whole

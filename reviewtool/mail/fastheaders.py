@@ -70,27 +70,68 @@ def simple_date_text(value: str) -> str | None:
 
 
 def simple_address_text(value: str) -> str | None:
-    """str(AddressHeader) of `value` when it is a plain address list, else None."""
-    if len(value) > 4000 or "=?" in value:  # encoded words are decoded by the parser
+    """str(AddressHeader) of `value` when it is a plain address list, else None. In a list of
+    several, a mailbox of another shape (an encoded or escaped name) is parsed alone (_one_mailbox),
+    where nothing in the list can join it to its neighbours."""
+    if len(value) > 4000:
         return None
     pieces = _address_pieces(value)
     if pieces is None:
         return None
+    alone = len(pieces) > 1 and _pieces_stand_alone(value, pieces)
     out = []
     for i, piece in enumerate(pieces):
         if i:
             piece = piece.lstrip(" \t")  # folding whitespace after a comma: the parser drops it
-        m = _MAILBOX_RE.fullmatch(piece)
-        if m is None:
-            q = _QUOTED_MAILBOX_RE.fullmatch(piece)
-            if q is None:
+        text = _plain_mailbox(piece) if "=?" not in piece else None  # encoded words are the parser's
+        if text is None:
+            text = _one_mailbox(piece) if alone else None
+            if text is None:
                 return None
-            name, addr = q.groups()
-            out.append(f'"{name}" <{addr}>' if _SPECIALS.intersection(name) else f"{name} <{addr}>")
-            continue
-        name, angled, bracketed, bare = m.groups()
-        out.append(f"{name} <{angled}>" if name else bracketed or bare)
+        out.append(text)
     return ", ".join(out)
+
+
+def _plain_mailbox(piece: str) -> str | None:
+    m = _MAILBOX_RE.fullmatch(piece)
+    if m is None:
+        q = _QUOTED_MAILBOX_RE.fullmatch(piece)
+        if q is None:
+            return None
+        name, addr = q.groups()
+        return f'"{name}" <{addr}>' if _SPECIALS.intersection(name) else f"{name} <{addr}>"
+    name, angled, bracketed, bare = m.groups()
+    return f"{name} <{angled}>" if name else bracketed or bare
+
+
+# Outside quoted strings, what lets the parser read across a comma: a comment, a domain literal,
+# a group, an escape; and an encoded word left open in its piece (`=?utf-8?q?Doe,_J?=`).
+_QUOTED_STRING_RE = re.compile(r'"(?:[^"\\]|\\.)*"')
+_ACROSS_COMMAS = frozenset('()[]:;\\"')
+_REGISTRY = HeaderRegistry()
+
+
+def _pieces_stand_alone(value: str, pieces: list[str]) -> bool:
+    """Whether the parser reads each piece of the list as it reads the piece alone."""
+    bare = _QUOTED_STRING_RE.sub("", value)
+    return not _ACROSS_COMMAS.intersection(bare) and all(p.count("=?") <= p.count("?=") for p in pieces)
+
+
+def _one_mailbox(piece: str) -> str | None:
+    """str() of one mailbox as the parser reads it; None unless it is exactly one, read without
+    a defect (the list is then the parser's whole)."""
+    try:
+        parsed = _REGISTRY("cc", piece)
+    except Exception:  # the parser raises on some hostile shapes: the whole list is its
+        return None
+    groups = parsed.groups
+    if parsed.defects or len(groups) != 1 or groups[0].display_name is not None or len(parsed.addresses) != 1:
+        return None
+    return str(parsed)
+
+
+# A piece of an address list: up to a comma that no quoted string holds (escapes read as in one).
+_PIECE_RE = re.compile(r'(?:[^,"]|"(?:[^"\\]|\\.)*")*')
 
 
 def _address_pieces(value: str) -> list[str] | None:
@@ -98,13 +139,16 @@ def _address_pieces(value: str) -> list[str] | None:
     None when a quote is left open."""
     if '"' not in value:
         return value.split(",")
-    out, cur = [], None
-    for piece in value.split(","):
-        cur = piece if cur is None else cur + "," + piece
-        if cur.count('"') % 2 == 0:
-            out.append(cur)
-            cur = None
-    return out if cur is None else None
+    out, at = [], 0
+    while True:
+        m = _PIECE_RE.match(value, at)
+        out.append(m.group())
+        at = m.end()
+        if at == len(value):
+            return out
+        if value[at] != ",":
+            return None  # a quote left open
+        at += 1
 
 
 def simple_mailboxes(value: str) -> list[tuple[str, str]] | None:
