@@ -13,6 +13,7 @@ from .context.profile_select import foreign_patches, select_profile
 from .context.profiles import Profile, load_profiles
 from .errors import EXIT_FINDINGS, EXIT_OK
 from .model.series import Series
+from .options import ReviewOptions  # noqa: F401 - where the commands have always found it
 from .rules.registry import Finding, NotChecked, Severity
 from .rules.runner import run_rules, selected_rules
 
@@ -46,22 +47,6 @@ class Review:
 
     def findings_for(self, counter: int | None) -> list[Finding]:
         return [f for f in self.findings if f.patch == counter]
-
-
-@dataclass(frozen=True)
-class ReviewOptions:
-    """Everything the command line may set for a review."""
-
-    msgid: str | None = None
-    revision: int | None = None
-    profile: str | None = None
-    repo: Path | None = None  # local git repository for history checks
-    trees: dict[str, str] = field(default_factory=dict)  # tree name -> git ref (--tree net=REF)
-    select: tuple[str, ...] = ()
-    ignore: tuple[str, ...] = ()
-    now: datetime | None = None
-    settings: dict[str, Any] = field(default_factory=dict)  # overrides of profile settings
-    repo_facts: Any = None  # sources.gitconfig.RepoFacts: what lint already read of `repo`
 
 
 @lru_cache(maxsize=1)  # the package's modules do not change while we run; triage asks per series

@@ -83,7 +83,7 @@ def triage(
 
     Exit codes: 0 no triaged series has error-level findings, 1 some have, 2 unusable input.
     """
-    from ..review import ReviewOptions
+    from ..options import ReviewOptions
     from ..triage import reuse
     from ..triage.group import group_archive
     from ..triage.store import default_path

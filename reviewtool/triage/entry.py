@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..errors import LimitError, ReviewtoolError
-from ..review import ReviewOptions
+from ..options import ReviewOptions
 from .group import SeriesGroup, Superseded
 from .status import classify, staleness
 
