@@ -49,3 +49,12 @@ def test_every_corpus_subject_parses_to_what_init_makes():
     for raw in subjects:
         fast = parse_subject.__wrapped__(raw)
         assert vars(fast) == vars(Subject(**vars(fast))), raw
+
+
+def test_is_reply_subject_is_what_the_parse_says():
+    from reviewtool.mail.subject import is_reply_subject
+
+    near = ["Re: x", " re :x", "RE: [PATCH] x", "Aw: y", "Sv: y", "Fwd: z", "Fw: z", "Re[2]: x", "Re : Re: x",
+            "Reply: x", "Re x", "[PATCH] Re: x", "re:", "\tRe:\n x", "Rex: y", "Fwd [2]: x"]
+    for raw in ODD_SUBJECTS + near + _corpus_subjects():
+        assert is_reply_subject(raw) == parse_subject.__wrapped__(raw).reply, raw

@@ -57,6 +57,12 @@ def _tokens(group: str) -> list[str]:
     return [t for t in re.split(r"[\s,]+", group.strip()) if t]
 
 
+def is_reply_subject(raw: str) -> bool:
+    """parse_subject(raw).reply, without the rest of the parse: thread grouping asks it of every
+    mail of an archive, and most are replies, which it need not parse further."""
+    return bool(_REPLY_RE.match(" ".join((raw or "").split())))
+
+
 @lru_cache(maxsize=8192)  # thread grouping, the adapter and rules parse the same subjects again and again
 def parse_subject(raw: str) -> Subject:
     raw = " ".join((raw or "").split())

@@ -27,7 +27,7 @@ from typing import Iterable
 from typing import NamedTuple
 
 from ..mail.headers import address_of
-from ..mail.subject import normalized_summary, parse_subject
+from ..mail.subject import is_reply_subject, normalized_summary, parse_subject
 from ..sources.diffsig import merge, similarity
 from ..sources.unionfind import DisjointSets
 from ..sources.unthreaded import join_unthreaded, unthreaded_marker
@@ -162,8 +162,10 @@ def _threads(heads: list[MailHead]) -> list[_Thread]:
         groups.setdefault(uf.find(h.msgid), _Thread([])).heads.append(h)
     for t in groups.values():
         for h in t.heads:
+            if is_reply_subject(h.subject):
+                continue  # no patch, whatever else its subject says
             s = parse_subject(h.subject)
-            if not s.reply and (s.is_patch or h.has_diff):  # what `check` takes for a patch (is_patch_mail)
+            if s.is_patch or h.has_diff:  # what `check` takes for a patch (is_patch_mail)
                 t.patches.append((h, _Subj(s.counter, s.expected, s.revision, s.resend, s.tags,
                                            normalized_summary(s))))
     return list(groups.values())
