@@ -85,7 +85,7 @@ def triage(
     """
     from ..options import ReviewOptions
     from ..triage import reuse
-    from ..triage.group import group_archive
+    from ..triage.group_memo import grouped
     from ..triage.store import default_path
     from ..sources.input_files import limit_notes
     from ..triage.store_index import index_archive
@@ -156,7 +156,7 @@ def triage(
             labels.append(f"search: {query}")
         with _status(show, "Reading the archive …"):
             indexed = index_archive(paths, Path(scratch), guard, skipped_files, scratch_labels, segment_scan(pool, opts.jobs))
-            grouping = group_archive(indexed.heads)
+            grouping, grouping_key = grouped(indexed, guard)
         if not grouping.messages:
             raise InputError(f"{', '.join(labels)}: no mail messages found")
         limited = limit_notes(paths, Path(scratch), scratch_labels) + _cap_series(grouping)
@@ -191,7 +191,8 @@ def triage(
         summary = {"reused": plan.reused, "reviewed": len(plan.todo), "files_read": indexed.files_read,
                    "files_resumed": indexed.files_resumed, "files_kept": indexed.files_kept,
                    "mails_read": indexed.mails_read}
-        guard.call(lambda st: st.finish_run(summary, plan.used_keys() + orphan_keys, indexed.used_files))
+        used = plan.used_keys() + orphan_keys + ([grouping_key] if grouping_key else [])
+        guard.call(lambda st: st.finish_run(summary, used, indexed.used_files))
         if store_info:
             _say(_run_line(guard, store_path, summary))
     shown = {s.index for s in spool.summaries if not status or s.status in status}

@@ -28,6 +28,7 @@ KEEP_DAYS = 30  # rows no run used for this long are removed
 DEFAULT_TIMEOUT_S = 10.0  # how long to wait for another run's write before going on without
 TIMEOUT_ENV = "REVIEWTOOL_STORE_TIMEOUT"
 _CHUNK = 500  # keys per query: under SQLite's limit on bound parameters
+GROUPING = "grouping:"  # the key prefix of an archive's kept grouping (group_memo.py), a row that is no review
 
 _TABLES = """
 CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -201,7 +202,8 @@ class Store:
         def info():
             db = self._db
             last = db.execute("SELECT value FROM meta WHERE name = 'last_run'").fetchone()
-            return {"path": str(self.path), "reviews": db.execute("SELECT COUNT(*) FROM reviews").fetchone()[0],
+            reviews = db.execute("SELECT COUNT(*) FROM reviews WHERE key NOT LIKE ?", (GROUPING + "%",)).fetchone()[0]
+            return {"path": str(self.path), "reviews": reviews,
                     "files": db.execute("SELECT COUNT(*) FROM files").fetchone()[0],
                     "bytes": sum(p.stat().st_size for p in (self.path, Path(f"{self.path}-wal")) if p.exists()),
                     "last_run": json.loads(last[0]) if last else None}

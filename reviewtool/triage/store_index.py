@@ -50,6 +50,9 @@ class Indexed:
     mails_read: int = 0  # mails whose headers were read this run
     used_files: list[str] = field(default_factory=list)
     packed: dict[Path, Path] = field(default_factory=dict)  # unpacked copy -> gzip, not unpacked yet
+    # Per file, in order: (the path its mails carry, its label, the store's row of its mails);
+    # None once a file has no row (read without a store, not settled, fetched): see group_memo.py
+    sources: list[tuple[str, str, tuple[str, bytes]]] | None = field(default_factory=list)
 
     def unpack(self) -> None:
         """Unpack the gzip files whose index came from the store, for what reads mails: the
@@ -67,6 +70,7 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
     out = Indexed()
     if not guard.usable:
         out.heads = list(index_inputs(paths, scratch, skipped, labels, segmented))
+        out.sources = None
         return out
     for p in paths:
         files = mail_files(p)
@@ -77,17 +81,20 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
         for f in files:
             label, key = labels.get(f, str(f)), os.path.realpath(f)
             keep = stored is not None and guard.usable and f not in labels
+            before = len(out.heads)
             try:
-                row = _index_one(f, label, scratch, stored.get(key) if keep else None, out,
-                                 _stat(f, maildir) if keep else None, guard, segmented)
+                row, effective = _index_one(f, label, scratch, stored.get(key) if keep else None, out,
+                                            _stat(f, maildir) if keep else None, guard, segmented)
             except InputError as exc:
                 if f == p:
                     raise
                 skipped.append(exc.one_line())
                 stale = keep and not isinstance(exc, _StoredError)
                 row = _error_row(f, label, exc.one_line(), maildir) if stale else None
+                effective = stored[key] if isinstance(exc, _StoredError) else row
             if row is not None:
                 rows.append((key, *row))
+            _note_source(out, f, label, effective, before)
             if keep:
                 out.used_files.append(key)
         if stored is not None:
@@ -97,17 +104,39 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
     return out
 
 
+def _note_source(out: Indexed, f: Path, label: str, row: tuple[str, bytes] | None, before: int) -> None:
+    """Record which row the file's mails (out.heads[before:]) came from, or that none did."""
+    if out.sources is None:
+        return
+    if row is None:
+        out.sources = None
+        return
+    paths = {h.ref.path for h in out.heads[before:]}
+    if len(paths) > 1:
+        out.sources = None
+        return
+    out.sources.append((paths.pop() if paths else str(f), label, row))
+
+
 def _index_one(f: Path, label: str, scratch: Path, stored: tuple[str, bytes] | None, out: Indexed,
-               stat: tuple[list[int], bool] | None, guard: Guard, segmented: SegmentScan | None = None) -> tuple[str, bytes] | None:
-    """Index one file into `out`; the row to store for it (None: none, or the stored one stands).
-    `stat` is _stat's answer for a file the store keeps, None for one it does not."""
+               stat: tuple[list[int], bool] | None, guard: Guard, segmented: SegmentScan | None = None):
+    """Index one file into `out`: (the row to store for it, the row its mails are now those of);
+    None for the first when there is none to store or the stored one stands, for the second when
+    no row holds them. `stat` is _stat's answer for a file the store keeps, None for one it does not."""
     if stored is not None and stat is not None:
         try:
             done = _from_store(f, label, stored, stat[0], out, scratch)
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, zlib.error, RecursionError):
             done = False  # a row that does not decode is a miss: the file is read whole, the row replaced
         if done is not False:
-            return done
+            return done, done or stored
+    row = _index_whole(f, label, scratch, out, stat, segmented)
+    return row, row
+
+
+def _index_whole(f: Path, label: str, scratch: Path, out: Indexed, stat: tuple[list[int], bool] | None,
+                 segmented: SegmentScan | None) -> tuple[str, bytes] | None:
+    """Read the file whole into `out`; the row to store for it (None: none)."""
     path = unpack_gzip(f, scratch) if is_gzip(f) else f
     scanned = scan_whole(path, label) if stat is not None and path == f else None
     heads = scanned.heads if scanned is not None else list(index_file(path, label, segmented))
