@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import json
 
-from .data import review_data
-from .env import render_template
-
 FORMATS = ("text", "markdown", "json", "email")
 
 
@@ -34,6 +31,10 @@ def split_evidence(data: dict, series) -> list[tuple[list[str], list[str]]]:
 
 
 def render_review(review, fmt: str) -> str:
+    # Imported here: render.env and render.output serve triage too, which needs no review model.
+    from .data import review_data
+    from .env import render_template
+
     data = review_data(review)
     if fmt == "json":
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -10,13 +10,14 @@ parsed mail.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import re
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+
+if TYPE_CHECKING:  # the pool's modules load when a pool is made: a run the store answers makes none
+    from concurrent.futures import ProcessPoolExecutor
 
 from .entry import DEFAULT_LINK_BASE, Reviewed, TriageOptions, review_group, superseded_entries, thread_url  # noqa: F401
 from .group import SeriesGroup
@@ -119,6 +120,8 @@ def _work(groups: list[SeriesGroup]) -> list[Reviewed]:
 
 def _pool_context():
     # fork starts workers with reviewtool and b4 already imported; spawn where fork is missing.
+    import multiprocessing
+
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
@@ -140,6 +143,8 @@ def worker_pool(opts: TriageOptions, warm: bool = True) -> Iterator[ProcessPoolE
     if opts.jobs <= 1:
         yield None
         return
+    from concurrent.futures import ProcessPoolExecutor
+
     pool = ProcessPoolExecutor(max_workers=opts.jobs, mp_context=_pool_context(),
                                initializer=_init_worker, initargs=(_with_now(opts), warm))
     try:

@@ -24,12 +24,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..model.series import Patch, Person, Series, Trailer
-from ..rules.helpers import same_person
-from ..rules.registry import Severity
-from ..verdict_state import state_verdict
+if TYPE_CHECKING:  # names for the hints: a triage run the store answers reads statuses only
+    from ..model.series import Patch, Person, Series, Trailer
 
 STATUSES = ("ready", "needs-review", "needs-revision", "wrong-tree", "incomplete", "changes-requested", "stale",
             "deferred", "applied", "rejected", "superseded")
@@ -51,6 +49,8 @@ class Classification:
 
 
 def _outside_reviews(trailers: tuple[Trailer, ...], author: Person) -> list[Person]:
+    from ..rules.helpers import same_person
+
     return [t.person for t in trailers
             if t.key in REVIEW_TRAILERS and t.person is not None and not t.address_problem
             and not same_person(t.person, author)]
@@ -72,6 +72,8 @@ def review_coverage(series: Series) -> tuple[tuple[int, ...], tuple[str, ...]]:
 
 def changes_requested(series: Series) -> dict[str, Any] | None:
     """The first reply, not from the series' author, that asks for changes."""
+    from ..rules.helpers import same_person
+
     first: Patch | None = series.first
     for r in series.replies:
         if first is not None and (same_person(r.author, first.author) or same_person(r.author, first.sender)):
@@ -96,6 +98,9 @@ def _verdict_status(review) -> tuple[str | None, str | None]:
 def classify(review) -> Classification:
     """The status the review alone decides; staleness, which depends on the clock, is added at
     report time by `staleness` (so a stored review stays right on any later day)."""
+    from ..rules.registry import Severity
+    from ..verdict_state import state_verdict
+
     series: Series = review.series
     reasons: list[dict[str, Any]] = []
     reviewed, reviewers = review_coverage(series)
