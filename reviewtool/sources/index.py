@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import email.parser
 import hashlib
-import mmap
 import os
 import re
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from ..mail.message import is_patch_mail
 from ..mail.subject import parse_subject
 from . import diffsig, files
 from .input_files import is_gzip, mail_files, unpack_gzip
+from .bodies import Bodies, read_on_to
 from .segments import SegmentScan, segments
 from .files import SYNTHETIC_DOMAIN, RawMail
 
@@ -182,65 +182,6 @@ def _head(ref: MailRef, head: bytes, change_id: bytes | None, whole: bytes | Non
                     synthesized=synthesized, paths=diff[0], sketch=diff[1], has_diff=has_diff)
 
 
-class _Bodies:
-    """The file mapped into memory, to find where a body ends without a Python step per line:
-    a body is a third of an archive's lines, and ten times its header lines."""
-
-    def __init__(self, mm: mmap.mmap):
-        self.mm = mm
-
-    @classmethod
-    def open(cls, fd: int) -> "_Bodies | None":
-        try:
-            return cls(mmap.mmap(fd, 0, access=mmap.ACCESS_READ))
-        except (OSError, ValueError):  # an empty or unmappable file: every line is read
-            return None
-
-    def close(self) -> None:
-        self.mm.close()
-
-    def next_separator(self, body_start: int, strict: bool, cap: int) -> int | None:
-        """The offset of the separator line that ends the body starting at `body_start`, by
-        scan_mbox's rule; None where that rule reads the lines itself: no separator follows (the
-        file may still grow), the body or a line is as long as a line piece (the scan's pieces
-        decide), or the separator lies past the input limit `cap`. scan_mbox tests the line it
-        is sent to as it tests every line: what must hold here is that no separator is skipped."""
-        mm, piece = self.mm, _LINE_PIECE
-        at = body_start - 1  # the newline of the blank line before the body: a separator may follow at once
-        while (hit := mm.find(b"\nFrom ", at)) >= 0:
-            start = hit + 1
-            if start - body_start >= piece or start > cap:
-                return None
-            at = start
-            blank_from = hit
-            while mm[blank_from - 1] == 13:  # a blank line is \r* then \n
-                blank_from -= 1
-            if mm[blank_from - 1] != 10:
-                continue  # the line before is not blank
-            end = mm.find(b"\n", start)
-            if end < 0 or end + 1 >= len(mm) or end + 1 - start > piece:
-                return None
-            line = mm[start:end + 1]
-            if files._SEPARATOR_RE.match(line):
-                return start
-            if not strict:
-                nxt_end = mm.find(b"\n", end + 1)
-                nxt = mm[end + 1:min(end + 1 + piece, len(mm) if nxt_end < 0 else nxt_end + 1)]
-                if files._FIELD_RE.match(nxt):
-                    return start
-        return None
-
-
-def _read_on_to(fh: BinaryIO, offset: int) -> None:
-    """Put `fh` at `offset` by reading up to it, not seeking: a file that hashes what passes
-    (triage/store_mbox.py) sees every byte in order (a body is under a line piece here)."""
-    at = fh.tell()
-    if offset >= at:
-        fh.read(offset - at)
-    else:
-        fh.seek(offset)  # the separator was the line already read ahead
-
-
 def _lines(fh: BinaryIO, cap: int) -> Iterator[tuple[bytes, bytes | None]]:
     """Each line with the one after it (None at the end): separators are recognised by both. A
     line longer than `cap` comes in pieces of `cap` bytes, so no line is ever held whole: a piece
@@ -261,7 +202,7 @@ def scan_mbox(path: str, fh: BinaryIO, start: int, label: str, first_line: bytes
     carries none, when a header line follows), keeping only each mail's header block; its body
     is read once more, by offset, for its change-id line and its diff. The mail's bytes stay in
     the file. A body's lines are not read one by one: its end, the next separator, is searched for
-    (_Bodies; `skip_bodies=False` reads every line, the rule's plain form). A scan resumed at a
+    (bodies.py; `skip_bodies=False` reads every line, the rule's plain form). A scan resumed at a
     later separator
     (`start`) is given the file's own first line, which decides the separator rule; one given
     `stop` (a separator's offset, from segments()) ends at the separator there."""
@@ -287,7 +228,7 @@ def scan_mbox(path: str, fh: BinaryIO, start: int, label: str, first_line: bytes
         text = diffsig.decoded(raw, body)
         return _head(ref, raw, _change_id(body), diff=diffsig.scan_text(text), has_diff=_body_has_diff(raw, text))
 
-    bodies = _Bodies.open(fd) if skip_bodies else None
+    bodies = Bodies.open(fd, _LINE_PIECE) if skip_bodies else None
     try:
         lines = _lines(fh, _LINE_PIECE)
         while (item := next(lines, None)) is not None:
@@ -318,7 +259,7 @@ def scan_mbox(path: str, fh: BinaryIO, start: int, label: str, first_line: bytes
                     body_start = pos + len(line)
                     if bodies is not None and (sep := bodies.next_separator(body_start, strict, cap)) is not None:
                         pos, prev_blank = sep, True  # the body's lines decide nothing: on to its end
-                        _read_on_to(fh, sep)
+                        read_on_to(fh, sep)
                         lines = _lines(fh, _LINE_PIECE)
                         continue
             pos += len(line)
