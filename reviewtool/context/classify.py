@@ -22,7 +22,8 @@ from typing import Any, Mapping
 
 from ..model.series import Patch, Series, is_pull_request
 from .classify_kind import DECISIVE, Kind, kind_of, not_needed
-from .classify_signals import FixesTag, Signal, fixes_tags
+from .classify_signals import FixesTag, Signal
+from .classify_targets import TargetFacts, missing_tree_refs, target_facts
 from .cover import cover_cleanups, is_preparation
 from .phrases import meaning
 from .profiles import Profile, TreeSpec
@@ -31,16 +32,6 @@ from .reading import PatchReading, read_patch, says_development_only
 STAGE_ORDER = 60  # after the history stage: Fixes targets are looked up there
 
 KINDS = ("fix", "development", "test", "docs")
-
-
-@dataclass(frozen=True)
-class TargetFacts:
-    """Where a Fixes target lives, from the repository (None: not known)."""
-
-    found: bool
-    in_fixes_tree: bool | None = None
-    in_development_tree: bool | None = None
-    first_tag: str | None = None
 
 
 @dataclass(frozen=True)
@@ -355,36 +346,6 @@ def _patch_class(d: _Draft) -> PatchClass:
                       basis=r.basis or k.basis, doubt=r.doubt, doubt_tree=r.doubt_tree, settle=r.settle,
                       doubt_evidence=r.doubt_evidence, not_needed=d.not_needed, travels_with=r.travels_with,
                       phrases=k.phrases, cosmetic=k.cosmetic, kind_reasons=tuple(k.reasons))
-
-
-def missing_tree_refs(history: Any, trees) -> list[str]:
-    """'net (net/main)' for each tree whose ref the repository lacks."""
-    out = []
-    for t in trees:
-        ref = history.tree(t.name)
-        if ref is None or ref.sha is None:
-            out.append(f"{t.name} ({ref.ref if ref else t.ref or 'no ref configured'})")
-    return out
-
-
-def target_facts(history: Any, profile: Profile, series: Series) -> dict[str, TargetFacts] | None:
-    """Ask the repository where every Fixes target lives: a few batched git calls for the series."""
-    declared = profile.series_tree(series)
-    fixes, dev = profile.tree_for("fixes", declared), profile.tree_for("development", declared)
-    if history is None or fixes is None or dev is None:
-        return None
-    if missing_tree_refs(history, (fixes, dev)):
-        return None
-    shas = sorted({t.sha for p in series.patches for t in fixes_tags(p) if t.sha})
-    if not shas:
-        return {}
-    resolved = history.resolve(shas)
-    found = [s for s in shas if resolved[s].found]
-    in_fixes = history.contains(fixes.name, found) if found else {}
-    in_dev = history.contains(dev.name, found) if found else {}
-    tags = history.first_tags(found) if found else {}
-    return {s: TargetFacts(found=s in in_fixes, in_fixes_tree=in_fixes.get(s), in_development_tree=in_dev.get(s),
-                           first_tag=tags.get(s)) for s in shas}
 
 
 def context_stage(series, options, fields: dict[str, Any]) -> None:

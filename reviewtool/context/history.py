@@ -35,13 +35,13 @@ from ..errors import RepositoryError
 from ..model.series import Person
 from ..sources.gitconfig import LAYOUT_ARGS, LAYOUT_LINES, GitConfig, RepoFacts
 from ..sources.gitbatch import CatFile, GitRunner, ScratchRepo
-from .history_model import Commit, Resolution, TreeRef, parse_commit, subject_of  # noqa: F401  (re-exported)
+from .history_model import Commit, Resolution, TreeRef, parse_commit, subject_of, tag_of  # noqa: F401  (re-exported)
 
 STAGE_ORDER = 20
 _HEX_RE = re.compile(r"^[0-9a-fA-F]{4,64}$")
 _FULL_RE = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")  # SHA-1 or SHA-256
-CONFIG_TREE_PREFIX = "reviewtool.tree."
-NAME_REV_ARGS_MAX = 256  # up to this many commits, name-rev gets them as arguments (see first_tags)  # git config reviewtool.tree.<name> = <ref>
+CONFIG_TREE_PREFIX = "reviewtool.tree."  # git config reviewtool.tree.<name> = <ref>
+NAME_REV_ARGS_MAX = 256  # up to this many commits, name-rev gets them as arguments (see first_tags)
 
 
 class History:
@@ -325,7 +325,7 @@ class History:
             for line in res.out.splitlines():
                 sha, _, name = line.partition(" ")
                 if sha in wanted:
-                    self._tags[sha] = _tag_of(name) if name else None
+                    self._tags[sha] = tag_of(name) if name else None
             for f in todo:
                 self._tags.setdefault(f, None)
         return {s: (self._tags.get(f) if f else None) for s, f in full.items()}
@@ -361,15 +361,6 @@ class History:
 
     from .history_ops import (apply_series, commits, patch_ids, patch_ids_of, prefetch_subjects_touching,  # noqa: E402
                               prefetch_walk, reachable_pairs, start_commits, subjects_touching)
-
-
-def _tag_of(name: str) -> str | None:
-    """`(tags/v6.1-rc1~12^2~3)` -> `v6.1-rc1`; `undefined` -> None."""
-    name = name.strip().strip("()")
-    if not name or name == "undefined":
-        return None
-    name = name.removeprefix("tags/")
-    return re.split(r"[~^]", name, maxsplit=1)[0] or None
 
 
 # -- the context stage ---------------------------------------------------------------------------

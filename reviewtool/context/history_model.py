@@ -107,3 +107,12 @@ def _ident(value: str) -> tuple[Person, datetime | None]:
     except (OverflowError, OSError, ValueError):
         date = None
     return Person(m.group("name").strip(), m.group("email").strip()), date
+
+
+def tag_of(name: str) -> str | None:
+    """A name-rev name, `(tags/v6.1-rc1~12^2~3)` -> `v6.1-rc1`; `undefined` -> None."""
+    name = name.strip().strip("()")
+    if not name or name == "undefined":
+        return None
+    name = name.removeprefix("tags/")
+    return re.split(r"[~^]", name, maxsplit=1)[0] or None
