@@ -106,7 +106,7 @@ class Archive:
             body = (f"Hello:\n\nThis {'patch' if len(subjects) == 1 else 'series'} was applied to {repo} "
                     f"({branch or 'master'})\nby {MAE}:\n\n{quote}Here is the summary with links:\n{items}\n"
                     "You are awesome, thank you!\n-- \nDeet-doot-dot, I am a bot.\n")
-            sender = "patchwork-bot+lab@kernel.example"
+            sender = "patchwork-bot+lab@kernel.org"
         elif p.reply == "changes":
             body = f"{quote}{p.reason}\n\nPatch set to Changes Requested.\n\n-- \nhttps://patchwork.example/x/\n"
             sender = MAE
@@ -125,7 +125,7 @@ class Archive:
         msgid = self._mail({"From": MAE, "Date": format_datetime(when), "To": "up@vger.example.org", "Cc": LIST,
                             "Subject": f"pull-request: {tag}"}, body)
         repo, _, branch = into.partition(" ")
-        self._mail({"From": "patchwork-bot+up@kernel.example", "Date": format_datetime(when + timedelta(days=1)),
+        self._mail({"From": "patchwork-bot+up@kernel.org", "Date": format_datetime(when + timedelta(days=1)),
                     "To": MAE, "Cc": LIST, "Subject": f"Re: pull-request: {tag}", "In-Reply-To": f"<{msgid}>",
                     "References": f"<{msgid}>"},
                    f"Hello:\n\nThis pull request was applied to {repo} ({branch or 'main'})\nby Up Maintainer "

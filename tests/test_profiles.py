@@ -70,9 +70,9 @@ def test_real_threads_pick_their_profile(check_json):
     # Netfilter's own pull requests are [PATCH net]: netdev's tree, whatever list they went to.
     assert check_json(CORPUS / "netfilter-devel/net-fixes-0-5-tested-closes-link.mbox").json["series"][
         "profile"] == "netdev"
-    # A user-space patch with no tree tag, sent to netfilter-devel.
+    # A user-space patch tagged with its project: that project's tree in the user-space profile.
     nft = check_json(CORPUS / "netfilter-devel/nft-parser-scope-0-3.mbox").json["series"]
-    assert (nft["profile"], nft["profile_reason"]) == ("netfilter", "sent to netfilter-devel@vger.kernel.org")
+    assert (nft["profile"], nft["profile_reason"]) == ("netfilter-userspace", "subject tag [nftables]")
 
 
 def test_list_order_decides_between_lists(tmp_path, check_json):

@@ -12,7 +12,7 @@ from reviewtool.errors import ConfigError
 from reviewtool.mail.replies import read_reply, read_reply_text, tree_parts
 from reviewtool.mail.reply_forms import load_forms
 
-KALLE = "Kalle Maintainer <kalle@kernel.example>"
+KALLE = "Kalle Maintainer <kvalo@kernel.org>"
 QUOTE = "Jane Developer <jane@example.org> wrote:\n\n> Fix the thing.\n>\n> Signed-off-by: Jane Developer <jane@example.org>\n\n"
 PW_FOOTER = "\n-- \nhttps://patchwork.example/project/linux-wireless/patch/x/\n"
 
@@ -29,7 +29,7 @@ def test_korg_bot_series_names_each_patch_and_what_it_did_not_apply():
             "  - [1/2] Bluetooth: fix one\n    https://git.kernel.example/bluetooth/bluetooth-next/c/ba323f6bee1d\n"
             "  - [2/2] Bluetooth: fix two\n    (no matching commit)\n\nYou are awesome, thank you!\n"
             "-- \nDeet-doot-dot, I am a bot.\n")
-    a = read(body, sender="patchwork-bot+bluetooth@kernel.example")
+    a = read(body, sender="patchwork-bot+bluetooth@kernel.org")
     assert (a.state, a.form, a.trust) == ("applied", "korg-patchwork-bot", "form")
     assert (a.tree_words, a.repo, a.branch) == ("bluetooth/bluetooth-next.git", "bluetooth-next", "master")
     assert str(a.by) == "Luiz Maintainer <luiz@kernel.example>" and a.sender.email.startswith("patchwork-bot")
@@ -42,7 +42,7 @@ def test_korg_bot_single_patch_without_counter():
     body = ("Hello:\n\nThis patch was applied to netdev/net-next.git (main)\nby Jakub Maintainer <kuba@kernel.example>:\n\n"
             "Here is the summary with links:\n  - [net-next] net: drop the weight argument\n"
             "    https://git.kernel.example/netdev/net-next/c/b48b89f9c189\n")
-    a = read(body, sender="patchwork-bot+netdevbpf@kernel.example")
+    a = read(body, sender="patchwork-bot+netdevbpf@kernel.org")
     assert a.repo == "net-next" and a.branch == "main"
     assert [(p.counter, p.subject) for p in a.patches] == [(None, "net: drop the weight argument")]
 
@@ -93,7 +93,7 @@ def test_b4_ty_names_the_commits_and_what_had_no_commit():
             "[1/2] regdb: fix one\n      commit: 73529a882f83afa26402b18680025334b0215d92\n"
             "[2/2] regdb: fix two\n      (no commit info)\n\nBest regards,\n-- \nChen Maintainer\n")
     a = read(body, sender="Chen Maintainer <wens@kernel.example>")
-    assert (a.state, a.form, a.trust, a.tree_words) == ("applied", "b4-ty", "form", None)
+    assert (a.state, a.form, a.trust, a.tree_words) == ("applied", "b4-ty", "applier", None)
     assert [(p.counter, p.applied) for p in a.patches] == [(1, True), (2, False)]
     assert a.commits == ("73529a882f83afa26402b18680025334b0215d92",)
 

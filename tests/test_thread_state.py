@@ -13,7 +13,7 @@ PATCHES = [PostingPatch("c@x", 0, "foo: rework"), PostingPatch("p1@x", 1, "foo: 
 
 
 def answer(body: str, counter: int | None, hours: int = 0) -> Answer:
-    a = read_reply_text(sender="Kalle Maintainer <kalle@kernel.example>", date=T0 + timedelta(hours=hours), body=body)
+    a = read_reply_text(sender="Kalle Maintainer <kvalo@kernel.org>", date=T0 + timedelta(hours=hours), body=body)
     assert a is not None
     return Answer(a, counter)
 

@@ -47,7 +47,7 @@ def test_pwcli_applied_names_tree_maintainer_date_and_commits(report):
     assert item["status"] == "applied" and item["verdict"]["status"] == "applied"
     s = item["state"]
     assert (s["tree"], s["tree_words"], s["by"], s["date"][:10]) == (
-        "wireless-next", "wireless-next.git", "Kalle Maintainer <kalle@kernel.example>", "2026-03-03")
+        "wireless-next", "wireless-next.git", "Kalle Maintainer <kvalo@kernel.org>", "2026-03-03")
     assert s["patches"] is None and s["applied"] == [1, 2] and s["commits"] == ["0ac4827f78c7", "d7fc76039b74"]
     assert item["verdict"]["next_step"].startswith("Nothing to do: applied to wireless-next by Kalle")
 
@@ -164,7 +164,7 @@ def test_check_states_the_state_as_a_note(tmp_path, cli):
     path = tmp_path / "alpha.mbox"
     path.write_text("".join(m for m in re.split(r"(?m)^(?=From mboxrd@z)", text) if "alpha" in m))
     res = cli("check", path)
-    assert "Note: applied to wireless-next (wireless-next.git) by Kalle Maintainer <kalle@kernel.example> on " \
+    assert "Note: applied to wireless-next (wireless-next.git) by Kalle Maintainer <kvalo@kernel.org> on " \
            "2026-03-03" in " ".join(res.out.split())
     data = cli("check", path, "-f", "json").json
     assert data["state"]["state"] == "applied" and data["verdict"]["status"] == "applied"

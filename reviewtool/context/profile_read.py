@@ -40,7 +40,8 @@ def _tree(t: dict[str, Any], origin: str) -> TreeSpec:
     spec = TreeSpec(name=t["name"], kind=t.get("kind", "development"), ref=t.get("ref"), pair=t.get("pair"),
                     closed_in_merge_window=bool(t.get("closed_in_merge_window", False)),
                     former_names=tuple(_former(f, origin) for f in t.get("former_names", ())),
-                    git=t.get("git"), source=str(t.get("source", "")))
+                    git=t.get("git"), source=str(t.get("source", "")),
+                    tags=tuple(_str_list(t, "tags", origin, str(t.get("name")))))
     if spec.kind not in TREE_KINDS:
         raise ConfigError(f"{origin}: tree {spec.name!r} has kind {spec.kind!r} (fixes or development)")
     return spec

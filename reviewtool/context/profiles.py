@@ -41,6 +41,7 @@ class TreeSpec:
     former_names: tuple["FormerName", ...] = ()  # names it had before (subjects and replies of that time)
     git: str | None = None  # the repository as the maintainers' replies name it ("wireless-next.git")
     source: str = ""  # where its policy is written down
+    tags: tuple[str, ...] = ()  # other subject tags that name it exactly (nftables: "nft")
 
 
 @dataclass(frozen=True)
@@ -182,7 +183,7 @@ class Profile:
 
     def tree(self, tag: str | None) -> TreeSpec | None:
         for t in self.trees:
-            if t.name == tag:
+            if t.name == tag or (tag in t.tags):
                 return t
         return None
 

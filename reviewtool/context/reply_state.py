@@ -56,10 +56,22 @@ def tree_name(action: ReplyAction, profile) -> str | None:
     return None
 
 
-def applier_check(profile, maintainers, series) -> Callable[[Address], bool]:
-    """Whether an address applies patches for the series' tree: the profile's appliers, or an
-    M: entry of MAINTAINERS for the files the series touches."""
+def known_appliers(profile) -> frozenset[str]:
+    """The addresses whose plain replies settle a series: the profile's appliers and those of the
+    shipped profiles (a wireless patch sent as [PATCH net] is applied by a wireless maintainer).
+    Every one of them is named by data (a profile, MAINTAINERS), never by a reply's words."""
+    from .profiles import shipped_profiles
+
     known = set(getattr(profile, "appliers", ()))
+    for p in shipped_profiles().values():
+        known |= set(p.appliers)
+    return frozenset(a.lower() for a in known)
+
+
+def applier_check(profile, maintainers, series) -> Callable[[Address], bool]:
+    """Whether an address applies patches for the series' tree: a known applier (known_appliers),
+    or an M: entry of MAINTAINERS for the files the series touches."""
+    known = set(known_appliers(profile))
     if maintainers is not None:
         paths = sorted({f.path for p in series.patches for f in p.diff.files if not f.unsafe_path})
         known |= {r.address.lower() for r in maintainers.recipients(paths) if r.kind == "maintainer"}
@@ -98,10 +110,15 @@ def series_state(series, profile, maintainers=None) -> tuple[PostingState | None
     return settle(posting_patches(series), trusted), untrusted
 
 
-def state_data(ps: PostingState, profile) -> dict[str, Any]:
-    """The state as plain data: the reason triage reports and the note `check` words."""
+def state_data(ps: PostingState, profile, posted: str | None = None) -> dict[str, Any]:
+    """The state as plain data: the reason triage reports and the note `check` words. `posted`:
+    the profile tree the posting's subject tag names; a reply applying it without naming a tree
+    ("Applied, thanks") applied it there."""
     a = ps.action
-    return {"state": ps.state, "tree": tree_name(a, profile), "tree_words": a.tree_words,
+    tree = tree_name(a, profile)
+    if tree is None and posted is not None and ps.state == "applied" and not a.tree_words:
+        tree = posted
+    return {"state": ps.state, "tree": tree, "tree_words": a.tree_words,
             "branch": a.branch, "by": str(a.by), "date": a.date.isoformat() if a.date else None,
             "patches": None if ps.whole else list(ps.counters), "applied": list(ps.applied),
             "not_applied": list(ps.not_applied), "open": list(ps.open), "commits": list(a.commits),
@@ -112,7 +129,9 @@ def context_stage(series, options, fields: dict[str, Any]) -> None:
     """fields["reply_state"]: the state data (state_data), or None when no reply settled anything."""
     profile = fields["profile"]
     state, untrusted = series_state(series, profile, fields.get("maintainers"))
-    fields["reply_state"] = state_data(state, profile) if state is not None else None
+    posted = profile.series_tree(series)
+    fields["reply_state"] = (state_data(state, profile, posted.name if posted else None)
+                             if state is not None else None)
     for a in untrusted:
         fields["notes"].append(f"a reply by {a.by} says \"{a.evidence}\", but {a.by.email or a.by.name} is not known "
                                "to apply patches for this tree (the profile's [replies] appliers, or a MAINTAINERS "

@@ -164,7 +164,9 @@ def read_archive(paths: list[Path], scratch: Path, on_mail: Callable[[], None] |
         for fh in handles.values():
             fh.close()
         handles.clear()
-    appliers = {a.by.email for a in actions if a.state == "applied" and a.trust == "form"}
+    # who applies: named by a bot's own mail ("by NAME", from the bot's address) or by the shipped
+    # profiles' data; never by a reply's own words, which anyone can write
+    appliers = _learned_appliers(actions) | _shipped_appliers()
     trusted = [a for a in actions if not a.needs_applier or a.by.email in appliers]
     untrusted = [a for a in actions if a.needs_applier and a.by.email not in appliers]
     unmatched = 0
@@ -306,3 +308,25 @@ def _settle(p: Posting, answers: list[Answer]) -> None:
     for c, applied in p.applied.items():
         if applied.commit_subject and normalized_summary(parse_subject(applied.commit_subject)) != by_counter[c].summary:
             p.edited = True
+
+
+def _shipped_appliers() -> frozenset[str]:
+    from ..context.profiles import shipped_profiles
+
+    return frozenset(a.lower() for p in shipped_profiles().values() for a in p.appliers)
+
+
+# A script's reply (pwcli, b4 ty: a commit list from the maintainer's own address) names its sender
+# an applier only when it answers this many different postings: one forged mail makes nobody one.
+SCRIPT_REPLIES_FOR_APPLIER = 3
+
+
+def _learned_appliers(actions) -> frozenset[str]:
+    """Who applies, as the archive shows it: whom the kernel.org bot names in its own mails, and
+    whoever sent a script's applied reply with commits to SCRIPT_REPLIES_FOR_APPLIER postings."""
+    named = {a.by.email for a in actions if a.state == "applied" and a.trust == "form"}
+    answered: dict[str, set[str]] = {}
+    for a in actions:
+        if a.state == "applied" and a.needs_applier and a.commits and a.in_reply_to:
+            answered.setdefault(a.sender.email, set()).add(a.in_reply_to)
+    return frozenset(named | {who for who, ids in answered.items() if len(ids) >= SCRIPT_REPLIES_FOR_APPLIER})

@@ -159,13 +159,13 @@ def tree_parts(words: str | None) -> tuple[str | None, str | None]:
     return (text or None), branch
 
 
-def _own_lines(body: str) -> tuple[list[str], list[bool]]:
-    """The body's lines up to the signature, and for each whether it is quoted."""
+def _own_lines(body: str) -> tuple[list[str], list[bool], int]:
+    """The body's lines, for each whether it is quoted, and where the signature starts (the
+    lines from there on are read only by forms that stand below it)."""
     lines = body.split("\n")
     end = next((i for i, line in enumerate(lines) if _SIGNATURE_RE.fullmatch(line)), len(lines))
-    lines = lines[:end]
     # ">From " is an mbox's escape of a line starting "From ", not a quote
-    return lines, [line.lstrip().startswith(">") and not line.startswith(">From ") for line in lines]
+    return lines, [line.lstrip().startswith(">") and not line.startswith(">From ") for line in lines], end
 
 
 def _alone(lines: list[str], quoted: list[bool], i: int) -> bool:
@@ -236,18 +236,20 @@ def read_reply_text(*, sender: str, date: datetime | str | None, subject: str = 
         low = text.lower()
         if not any(w in low for w in words):
             return None
-    lines, quoted = _own_lines(text)
+    every, quoted, end = _own_lines(text)
+    below = [f for f in forms if f.below_signature]
+    lines = every[:end]
     who = address(sender)
-    for i in range(len(lines)):
-        if quoted[i]:
+    for i in range(len(every)):
+        if quoted[i] or (i >= end and not below):
             continue
-        low = lines[i].lower()
+        low = every[i].lower()
         if words is not None and not any(w in low for w in words):
             continue
-        for form in forms:
+        for form in forms if i < end else below:
             if form.hints and not any(w in low for w in form.hints):
                 continue
-            hit = _match(form, lines, quoted, i)
+            hit = _match(form, every if i >= end else lines, quoted, i)
             if hit is None:
                 continue
             m, state, own_after, patches = hit
@@ -256,14 +258,17 @@ def read_reply_text(*, sender: str, date: datetime | str | None, subject: str = 
             repo, branch = tree_parts(tree_words)
             own = [line for line, q in zip(lines, quoted) if not q]
             refs = tuple(references)
+            trust = form.trust_from(who.email)
+            # a bot's "by NAME" line names who acted only in the bot's own mail
+            by = _by(form, m, own_after, who) if trust == form.trust else who
             return ReplyAction(
-                state=state, form=form.name, trust=form.trust, by=_by(form, m, own_after, who), sender=who,
+                state=state, form=form.name, trust=trust, by=by, sender=who,
                 date=_date(date), msgid=msgid, in_reply_to=in_reply_to or (refs[-1] if refs else None),
                 references=refs, tree_words=tree_words, branch=groups.get("branch") or branch, repo=repo,
                 patches=tuple(patches) or None, commits=tuple(p.commit for p in patches if p.commit),
                 count=number(groups["count"]) if groups.get("count") else None,  # bounded: "9" * 5000 is no count
-                reason=_reason(form, own, _own_index(quoted, i)),
-                evidence=lines[i].strip())
+                reason=_reason(form, own, _own_index(quoted, min(i, end))),
+                evidence=every[i].strip())
     return None
 
 

@@ -8,6 +8,7 @@ file), each checked and compiled once; a bad table raises ConfigError naming it.
 
 from __future__ import annotations
 
+import fnmatch
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ LISTS = ("commit-lines", "korg-summary", "b4-summary", "pw-list")
 TRUSTS = ("form", "applier", "thread")
 REASONS = ("above", "around")
 _KEYS = {"name", "line", "state", "states", "by", "list", "trust", "reason", "alone", "needs_list", "ignore_case",
-         "hint"}
+         "hint", "senders", "below_signature"}
 
 
 @dataclass(frozen=True, eq=False)  # compared by identity: forms are compiled once and shared
@@ -38,7 +39,18 @@ class ReplyForm:
     alone: bool = False
     needs_list: bool = False
     hints: tuple[str, ...] = ()  # words (lower case) of which every line this form matches holds one
+    # the addresses (shell patterns, lower case) a form of trust "form" proves itself from: a bot's
+    # wording from any other sender is that sender's own words, and counts only from an applier
+    senders: tuple[str, ...] = ()
+    below_signature: bool = False  # the line may stand below the "-- " line (netdev's "-- \npw-bot: cr")
     origin: str = ""
+
+    def trust_from(self, sender: str) -> str:
+        """The form's trust for a reply from `sender`: "applier" when the form names its senders
+        and `sender` is not one of them."""
+        if self.senders and not any(fnmatch.fnmatchcase(sender.lower(), s) for s in self.senders):
+            return "applier"
+        return self.trust
 
     def state_of(self, word: str | None) -> str | None:
         """The state this form sets, given the `state` group's word; None for a word the table
@@ -82,7 +94,15 @@ def _form(t: Any, origin: str) -> ReplyForm:
     return ReplyForm(name=t["name"], line=line, state=state, states={str(k): str(v) for k, v in states.items()},
                      by=_compile(t["by"], flags, f"{what}: by") if "by" in t else None, list=t.get("list"),
                      trust=t.get("trust", "form"), reason=t.get("reason"), alone=bool(t.get("alone")),
-                     needs_list=bool(t.get("needs_list")), hints=_hints(t.get("hint", ()), what), origin=origin)
+                     needs_list=bool(t.get("needs_list")), hints=_hints(t.get("hint", ()), what),
+                     senders=_senders(t.get("senders", ()), what), below_signature=bool(t.get("below_signature")),
+                     origin=origin)
+
+
+def _senders(value: Any, what: str) -> tuple[str, ...]:
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and "@" in v for v in value):
+        raise ConfigError(f"{what}: senders must be a list of addresses (shell patterns allowed)")
+    return tuple(v.lower() for v in value)
 
 
 @lru_cache(maxsize=1)

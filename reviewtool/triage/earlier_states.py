@@ -69,7 +69,20 @@ class Thread:
                 if r == revision and self.root(m) == root]
 
 
-def _trusted(action: ReplyAction, appliers: Sequence[str]) -> bool:
+_APPLIERS: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
+
+
+def known_appliers(profile) -> frozenset[str]:
+    """context/reply_state.known_appliers, once per profile (it is asked for every reply)."""
+    from ..context.reply_state import known_appliers as known
+
+    key = (profile.name, tuple(profile.appliers))
+    if key not in _APPLIERS:
+        _APPLIERS[key] = known(profile)
+    return _APPLIERS[key]
+
+
+def _trusted(action: ReplyAction, appliers: Sequence[str] | frozenset[str]) -> bool:
     return not action.needs_applier or action.by.email in appliers
 
 
@@ -80,7 +93,7 @@ def posting_state(thread: Thread, msgid: str, profile) -> dict[str, Any] | None:
     patches = thread.posting(msgid)
     ids = {p.msgid: p.counter for p in patches}
     answers = [Answer(a, ids[hit]) for a in thread.actions
-               if (hit := thread.answered(a)) in ids and _trusted(a, profile.appliers)]
+               if (hit := thread.answered(a)) in ids and _trusted(a, known_appliers(profile))]
     ps = settle(patches, answers)
     return state_data(ps, profile) if ps is not None else None
 
@@ -109,14 +122,14 @@ def earlier_states(group, msgs: Sequence[Message], profile, triaged: Iterable[st
         if msgid in done:
             continue
         answers = [Answer(a, counter) for a in thread.actions
-                   if thread.answered(a) == msgid and _trusted(a, profile.appliers)]
+                   if thread.answered(a) == msgid and _trusted(a, known_appliers(profile))]
         ps = settle([PostingPatch(msgid, counter, summary)], answers)
         if ps is not None:
             out.append({"code": "earlier-state", "msgid": msgid, "revision": revision, "state": state_data(ps, profile)})
     absent: dict[str, list[Answer]] = {}
     for a in thread.actions:
         hit = thread.answered(a)
-        if hit is not None and hit not in thread.parent and _trusted(a, profile.appliers):
+        if hit is not None and hit not in thread.parent and _trusted(a, known_appliers(profile)):
             absent.setdefault(hit, []).append(Answer(a, None))
     for msgid, answers in sorted(absent.items()):
         ps = settle((), answers)
@@ -131,7 +144,7 @@ def orphan_state(msgs: Sequence[Message], missing: Sequence[str], profile) -> di
 
     thread = Thread(msgs, forms_for(profile))
     answers = [Answer(a, None) for a in thread.actions
-               if thread.answered(a) in missing and _trusted(a, profile.appliers)]
+               if thread.answered(a) in missing and _trusted(a, known_appliers(profile))]
     ps = settle((), answers)
     return state_data(ps, profile) if ps is not None else None
 

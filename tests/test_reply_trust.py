@@ -1,0 +1,78 @@
+"""Who may settle a series: a bot's form counts from the bot's own address, a script's and plain
+words from someone the data names an applier; everyone else's "applied" is a claim. Each form
+the netfilter, Intel and netdev maintainers use has a near miss. Every mail is our own."""
+
+from __future__ import annotations
+
+from reviewtool.context.profile_read import read_profile
+from reviewtool.context.reply_state import known_appliers
+from reviewtool.learn.archive import SCRIPT_REPLIES_FOR_APPLIER, _learned_appliers
+from reviewtool.mail.replies import read_reply_text
+
+QUOTE = "On Mon, 2 Mar 2026 10:00:00 +0000, Jane Developer wrote:\n> +\tfoo();\n\n"
+BOT_BODY = ("Hello:\n\nThis patch was applied to wireless/wireless-next.git (main)\n"
+            "by Evil Two <evil2@evil.example>:\n\n" + QUOTE + "Here is the summary with links:\n"
+            "  - wifi: foo: fix bar\n    https://git.kernel.example/wireless/c/0123456789ab\n\n"
+            "You are awesome, thank you!\n-- \nDeet-doot-dot, I am a bot.\n")
+
+
+def read(body: str, sender: str):
+    return read_reply_text(sender=sender, date="Tue, 3 Mar 2026 10:00:00 +0000", body=body,
+                           msgid="r@example.org", in_reply_to="p@example.org")
+
+
+def test_a_bots_form_proves_itself_only_from_the_bots_address():
+    real = read(BOT_BODY, "patchwork-bot+wireless@kernel.org")
+    assert (real.trust, real.by.email) == ("form", "evil2@evil.example")  # the bot names who applied
+    forged = read(BOT_BODY, "Mallory <mallory@evil.example>")
+    # the same words from anyone else are the sender's own, and need an applier: "by Evil Two" is not read
+    assert (forged.state, forged.trust, forged.by.email) == ("applied", "applier", "mallory@evil.example")
+
+
+def test_a_script_reply_counts_only_from_an_applier():
+    body = QUOTE + "Patch applied to wireless-next.git, thanks.\n\n0123456789ab wifi: foo: fix bar\n"
+    a = read(body, "Mallory <mallory@evil.example>")
+    assert (a.form, a.trust) == ("pwcli-applied", "applier")
+    bare = read_profile("x", {}, "test")  # a profile that names no applier: the shipped ones' still count
+    assert "mallory@evil.example" not in known_appliers(bare)
+    assert "kvalo@kernel.org" in known_appliers(bare)
+
+
+def test_pw_bot_below_the_signature_is_read_and_other_forms_are_not():
+    a = read(QUOTE + "No need for the allocation here.\n-- \npw-bot: cr\n", "Jakub <kuba@kernel.org>")
+    assert (a.form, a.state, a.reason_line) == ("pw-bot", "changes-requested", "No need for the allocation here.")
+    # near miss: a signature that happens to say "Applied" is not a reply form
+    assert read(QUOTE + "Looks fine to me.\n-- \nApplied.\n", "Pablo <pablo@netfilter.org>") is None
+
+
+def test_plain_words_of_the_netfilter_and_intel_maintainers():
+    cases = {
+        "Patch applied.": ("plain-applied", "applied"),
+        "Series applied, thanks!": ("plain-applied", "applied"),
+        "Applied, thanks Thomas": ("plain-applied", "applied"),
+        "Patch applied after fixing up the above typo.": ("plain-applied", "applied"),
+        "I have just pushed it out, thanks.": ("plain-pushed", "applied"),
+        "This doesn't apply.": ("plain-changes", "changes-requested"),
+        "Please rebase and resend.": ("plain-changes", "changes-requested"),
+    }
+    for words, want in cases.items():
+        a = read(QUOTE + words + "\n\nThanks,\nPablo\n", "Pablo <pablo@netfilter.org>")
+        assert a is not None and (a.form, a.state) == want, words
+        assert a.trust == "applier", words
+    # near misses: a question, a sentence about something else, a partial application
+    for words in ("Is this applied after the merge?", "I think this doesn't apply to the case you describe.",
+                  "Applied the last two patches of this series. Patch 1 needs work."):
+        assert read(QUOTE + words + "\n", "Pablo <pablo@netfilter.org>") is None, words
+
+
+def test_learning_takes_a_script_sender_as_applier_only_over_several_postings():
+    def applied(n: int, sender: str):
+        body = QUOTE + "Patch applied to lab-next.git, thanks.\n\n0123456789ab lab: fix\n"
+        return [read_reply_text(sender=sender, date=None, body=body, msgid=f"r{i}@x", in_reply_to=f"p{i}@x")
+                for i in range(n)]
+    one = applied(1, "Mallory <mallory@evil.example>")
+    assert "mallory@evil.example" not in _learned_appliers(one)
+    many = applied(SCRIPT_REPLIES_FOR_APPLIER, "Lab Maintainer <lab@example.org>")
+    assert "lab@example.org" in _learned_appliers(many)
+    # the forged bot mail names nobody: its "by" line is not read from a stranger's address
+    assert "evil2@evil.example" not in _learned_appliers([read(BOT_BODY, "mallory@evil.example")])
