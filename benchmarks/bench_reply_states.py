@@ -82,6 +82,26 @@ def agreement(report: dict, tsv: Path) -> tuple[int, list[str]]:
     return ok, bad
 
 
+def by_state(report: dict, tsv: Path) -> dict[str, tuple[int, int]]:
+    """{state: (series shown so, series listed)}, as the conversation issue's targets count them:
+    a changes-requested series also counts where the report shows it superseded and nothing else
+    (a newer revision replaced it), and an applied one needs its tree."""
+    want, members = expected(tsv)
+    shown = where_shown(report)
+    out: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
+    for series, (state, tree) in want.items():
+        places = [p for m in [series, *members[series]] for p in shown.get(m, ())]
+        stated = [st for _, st in places if st]
+        out[state][1] += 1
+        if stated:
+            good = all(st["state"] == state for st in stated) and (
+                state != "applied" or any(st.get("tree") == tree for st in stated))
+        else:
+            good = state == "changes-requested" and bool(places) and all(w == "superseded" for w, _ in places)
+        out[state][0] += good
+    return {k: (v[0], v[1]) for k, v in sorted(out.items())}
+
+
 def triage(reviewtool: str, stretch: Path) -> tuple[dict, float]:
     start = time.perf_counter()
     res = subprocess.run([reviewtool, "triage", str(stretch), "--no-store", "-f", "json"], capture_output=True,
@@ -131,6 +151,8 @@ def main() -> int:
         print(f"{stretch.name}: {report['totals']['messages']} messages, triage {took:.1f} s")
         print(f"  states.tsv: {total} series ({', '.join(f'{k} {v}' for k, v in sorted(kinds.items()))}); "
               f"agree {ok}/{total}")
+        print("  by state (changes-requested also when shown superseded only): " + ", ".join(
+            f"{k} {ok_}/{n} ({100 * ok_ / n:.0f}%)" for k, (ok_, n) in by_state(report, tsv).items()))
         for line in bad if args.verbose else bad[:5]:
             print("  - " + line)
         forms = count_forms(stretch)

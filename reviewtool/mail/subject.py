@@ -18,6 +18,9 @@ _COUNTER_RE = re.compile(r"^(\d{1,4})/(\d{1,4})$")
 _COUNTERISH_RE = re.compile(r"^[\d.]+/[\d.]+$")
 _KEYWORDS = {"PATCH", "RFC", "RESEND", "PULL", "GIT", "NOT-FOR-MERGE"}
 UNCLOSED = "the prefix bracket is never closed"
+# A mailman list's subject prefix ("[Intel-wired-lan] [PATCH iwl-net]", "[lvc-project] [PATCH]"):
+# one word before the bracket that holds PATCH. Kernel tree tags are lower case and never end so.
+_LIST_PREFIX_RE = re.compile(r"[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+|[a-z0-9]+(?:-[a-z0-9]+)*-(?:devel|project|users|discuss)")
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,7 @@ class Subject:
     tags: tuple[str, ...] = ()  # tokens that are not keywords, versions or counters
     summary: str = ""  # text after the brackets
     problems: tuple[str, ...] = ()  # what is malformed in the prefix
+    list_prefix: str | None = None  # the list's own "[Intel-wired-lan]", not part of the patch's prefix
 
     @property
     def tree(self) -> str | None:
@@ -80,6 +84,9 @@ def parse_subject(raw: str) -> Subject:
         brackets.append(m.group(1))
         text = text[m.end():]
     summary = text.strip()
+    list_prefix = _list_prefix(brackets)
+    if list_prefix is not None:
+        brackets.pop(0)
     unclosed = False
     if not brackets and summary.startswith("[") and "]" not in summary:
         # `[PATCH v2 0/3 foo: bar`: read the prefix words up to the summary, so a garbled cover
@@ -155,7 +162,18 @@ def parse_subject(raw: str) -> Subject:
         tags=tuple(tags),
         summary=summary,
         problems=tuple(problems),
+        list_prefix=list_prefix,
     )
+
+
+def _list_prefix(brackets: list[str]) -> str | None:
+    """The first bracket when it is a mailing list's prefix: one word shaped as list names are,
+    followed by a bracket that holds PATCH, RFC or PULL."""
+    if len(brackets) < 2 or not _LIST_PREFIX_RE.fullmatch(brackets[0].strip()):
+        return None
+    if not any(t.upper() in _KEYWORDS or t.upper().startswith("PULL") for b in brackets[1:] for t in _tokens(b)):
+        return None
+    return brackets[0].strip()
 
 
 def _subject(**fields) -> Subject:
