@@ -3,6 +3,7 @@ ConfigError naming the file, the profile and the key (context/profiles.py loads 
 
 from __future__ import annotations
 
+import math
 import tomllib
 from datetime import date
 from functools import lru_cache
@@ -110,15 +111,48 @@ def read_profile(name: str, data: dict[str, Any], origin: str) -> Profile:
             untagged=_untagged(data, names, origin, name),
             select_by_files=bool(data.get("select_by_files", True)),
             separate_paths=_separate(data.get("separate_paths", _default_separate()), origin, name),
-            severity={k: str(v) for k, v in rules.get("severity", {}).items()},
+            severity=_severity(rules.get("severity", {}), origin, name),
             disabled=_str_list(rules, "disable", origin, name),
-            settings=dict(settings),
+            settings=_settings(settings, origin, name),
             origin=origin,
             evidence=_evidence(data, origin, name),
             **_replies(data.get("replies", {}), origin, name),
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ConfigError(f"{origin}: profile {name!r} is malformed ({exc})") from exc
+
+
+# The settings the rules read as numbers or switches: checked here, so that a wrong type is this
+# file's mistake (exit 2) and not a ValueError in a rule (exit 3). Others are the rules' own.
+_WHOLE = ("max_patches", "cover_letter_min", "subject_max", "fix_size_limit")
+_HOURS = ("repost_min_hours",)
+_SWITCHES = ("fix_tree_requires_fixes", "pw_bot", "cc_from_trailers", "subject_subsystem")
+SEVERITIES = ("error", "warning", "info")
+
+
+def _settings(settings: dict[str, Any], origin: str, name: str) -> dict[str, Any]:
+    for key, value in settings.items():
+        if key in _WHOLE and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            expected = "a whole number of 0 or more"
+        elif key in _HOURS and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                or not math.isfinite(value) or value < 0):  # nan and inf are TOML floats
+            expected = "a number of hours, 0 or more"
+        elif key in _SWITCHES and not isinstance(value, bool):
+            expected = "true or false"
+        else:
+            continue
+        raise ConfigError(f"{origin}: profile {name!r}: settings.{key} must be {expected}, not {value!r}")
+    return dict(settings)
+
+
+def _severity(table: Any, origin: str, name: str) -> dict[str, str]:
+    if not isinstance(table, dict):
+        raise ConfigError(f"{origin}: profile {name!r}: rules.severity must map rule names to a severity")
+    for rule, value in table.items():
+        if value not in SEVERITIES:
+            raise ConfigError(f"{origin}: profile {name!r}: rules.severity.{rule} must be one of "
+                              f"{', '.join(map(repr, SEVERITIES))}, not {value!r}")
+    return {str(k): v for k, v in table.items()}
 
 
 def _evidence(data: dict[str, Any], origin: str, name: str) -> dict[str, str]:

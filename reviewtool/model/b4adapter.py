@@ -208,8 +208,10 @@ def build_series(msgs: list[EmailMessage], *, revision: int | None = None, sourc
         raise LimitError(source, f"the thread under review has {len(msgs)} messages, over the limit of "
                                  f"{lim.thread_messages} (REVIEWTOOL_MAX_MESSAGES)")
     msgs, older = split_reposts(msgs)
-    per_revision = Counter(parse_subject(header(m, "Subject")).revision for m in msgs if is_patch_mail(m))
-    revisions = sorted(per_revision)
+    seen = [parse_subject(header(m, "Subject")) for m in msgs if is_patch_mail(m)]
+    revisions = sorted({s.revision for s in seen})
+    # The cover letter (0/N) is no patch: N patches and their cover are within a limit of N.
+    per_revision = Counter(s.revision for s in seen if s.counter != 0)
     if per_revision and max(per_revision.values()) > lim.series_patches:
         biggest = max(per_revision, key=per_revision.get)
         raise LimitError(source, f"revision v{biggest} has {per_revision[biggest]} patches, over the limit of "

@@ -15,6 +15,7 @@ from email.message import EmailMessage
 from email.utils import getaddresses
 
 from ..errors import InputError
+from ..limits import limits
 from ..mail.fastheaders import simple_mailboxes
 from ..mail.headers import date_of, header, header_reader, ids_in, message_id_of
 from ..mail.message import is_patch_mail
@@ -129,6 +130,8 @@ def plain_series(msgs: list[EmailMessage], *, source: str) -> Series | None:
     counters = [s.counter if s.counter is not None else 1 for s in subjects]
     if len(set(counters)) != len(counters) or any(s.expected and (s.counter or 0) > s.expected for s in subjects):
         return None
+    if sum(1 for c in counters if c != 0) > limits().series_patches:
+        return None  # over the patch limit: build_series says so, for check as for triage
     for msg, counter in zip(msgs, counters):
         seen = Counter(k.lower() for k, _ in msg.raw_items())  # raw: a hostile value must not be parsed here
         if any(seen[name] > 1 for name in _ONCE):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import os
 import re
+import secrets
+import stat
 import sys
 from pathlib import Path
 
@@ -114,6 +116,46 @@ def _write_pieces(fd: int, chunks, size: int = 1 << 16) -> None:
         _write_all(fd, "".join(pending).encode("utf-8", "replace"))
 
 
+def write_file(output: Path, chunks) -> None:
+    """The chunks into `output` by way of a temporary file beside it, renamed onto it once every
+    byte is out: a failed write (a full disk) leaves the earlier report whole, never cut short."""
+    target = os.path.realpath(output)  # through a link, as before: the link stays, its file is replaced
+    folder, name = os.path.split(target)
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        try:
+            st = os.stat(output)  # through links, as the file they name
+            mode = stat.S_IMODE(st.st_mode)  # a replaced report keeps its permissions
+        except OSError:
+            st = mode = None
+        if st is not None and (stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
+            tmp = None  # /dev/stdout, a pipe: nothing there to keep or to rename onto
+            fd = os.open(output, os.O_WRONLY)
+            try:
+                _write_pieces(fd, chunks)
+            finally:
+                os.close(fd)
+            return
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
+        try:
+            if mode is not None:
+                os.fchmod(fd, mode)
+            _write_pieces(fd, chunks)
+            os.fsync(fd)  # a full disk may only say so here (delayed allocation, NFS)
+        finally:
+            os.close(fd)
+        os.replace(tmp, target)
+    except BaseException as exc:  # an interrupt or a failed rendering as well: no stray temporary file
+        try:
+            if tmp is not None:
+                os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise InputError(f"{output}: cannot write ({exc.strerror or exc}); nothing was replaced") from exc
+        raise
+
+
 def emit(text: str, fmt: str, output: Path | None = None) -> None:
     text = printable(text)
     if output is not None:
@@ -121,10 +163,7 @@ def emit(text: str, fmt: str, output: Path | None = None) -> None:
 
         if fmt == "text":  # files get the plain text, without markup
             text = Text.from_markup(text).plain
-        try:
-            output.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"{output}: cannot write ({exc.strerror or exc})") from exc
+        write_file(output, [text])
         return
     write_stdout([text], fmt)
 

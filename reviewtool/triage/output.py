@@ -9,8 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from ..errors import InputError
-
 
 def render_chunks(template: str, **data: Any) -> Iterator[str]:
     """A template's output as jinja2 generates it (same environment as every other renderer)."""
@@ -32,21 +30,14 @@ def _lines(chunks: Iterable[str]) -> Iterator[str]:
 
 
 def write_report(chunks: Iterable[str], fmt: str, output: Path | None) -> None:
-    from ..render.output import printable, write_stdout
+    from ..render.output import printable, write_file, write_stdout
 
     chunks = (printable(c) for c in chunks)
     if output is None:
         write_stdout(_lines(chunks) if fmt == "text" else chunks, fmt)
         return
-    try:
-        with open(output, "w", encoding="utf-8") as fh:
-            if fmt == "text":
-                from rich.text import Text
+    if fmt == "text":
+        from rich.text import Text
 
-                for lines in _lines(chunks):
-                    fh.write(Text.from_markup(lines).plain)
-            else:
-                for chunk in chunks:
-                    fh.write(chunk)
-    except OSError as exc:
-        raise InputError(f"{output}: cannot write ({exc.strerror or exc})") from exc
+        chunks = (Text.from_markup(lines).plain for lines in _lines(chunks))
+    write_file(output, chunks)  # a temporary file renamed onto `output`: a failed write keeps the old one

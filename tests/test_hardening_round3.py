@@ -1,0 +1,104 @@
+"""Round 3 of hardening: wrong types in a profile file, a failed --output write, and the patch
+limit counting the cover letter."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+
+import pytest
+
+from conftest import FIXTURES
+
+EXAMPLE = FIXTURES / "examples" / "net-foo-3-patches.mbox"
+
+
+# 1. A profile file's wrong types are a configuration error (exit 2), not an internal error (3).
+
+@pytest.mark.parametrize("table, key", [
+    ('[settings]\nmax_patches = "many"\n', "settings.max_patches"),
+    ("[settings]\nmax_patches = nan\n", "settings.max_patches"),
+    ("[settings]\ncover_letter_min = 2.5\n", "settings.cover_letter_min"),
+    ("[settings]\nrepost_min_hours = inf\n", "settings.repost_min_hours"),
+    ("[rules.severity]\nchangelog-missing = 3\n", "rules.severity.changelog-missing"),
+    ('[rules.severity]\nchangelog-missing = "fatal"\n', "rules.severity.changelog-missing"),
+])
+def test_a_wrong_type_in_a_profile_file_is_a_config_error(tmp_path, cli, table, key):
+    prof = tmp_path / "lab.toml"
+    prof.write_text('name = "lab"\n' + table)
+    res = cli("check", "--profile", str(prof), str(EXAMPLE))
+    assert res.code == 2, res.err
+    assert res.err.count("\n") == 1 and "internal error" not in res.err
+    assert str(prof.resolve()) in res.err and key in res.err and "must be" in res.err
+
+
+def test_right_types_in_a_profile_file_still_work(tmp_path, cli):
+    prof = tmp_path / "lab.toml"
+    prof.write_text('name = "lab"\n[settings]\nmax_patches = 2\nrepost_min_hours = 1.5\n'
+                    '[rules.severity]\nchangelog-missing = "warning"\n')
+    res = cli("check", "--profile", str(prof), "--format", "json", str(EXAMPLE))
+    assert res.code in (0, 1) and "series-too-long" in res.rules()
+
+
+# 2. --output goes by way of a temporary file: a failed write keeps the earlier report.
+
+def _fail_partway(monkeypatch):
+    import reviewtool.render.output as out
+
+    real = out._write_all
+
+    def write_half(fd, data):
+        real(fd, data[: len(data) // 2])
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(out, "_write_all", write_half)
+
+
+@pytest.mark.parametrize("command", ["check", "triage"])
+def test_a_failed_output_write_keeps_the_earlier_report(tmp_path, cli, monkeypatch, command):
+    report = tmp_path / "report.json"
+    extra = ["--no-store"] if command == "triage" else []
+    first = cli(command, str(EXAMPLE), "--format", "json", "-o", str(report), *extra)
+    assert first.code in (0, 1), first.err
+    before = report.read_bytes()
+    json.loads(before)
+    _fail_partway(monkeypatch)
+    res = cli(command, str(EXAMPLE), "--format", "json", "-o", str(report), *extra)
+    assert res.code == 2 and res.err.count("\n") == 1
+    assert "cannot write" in res.err and os.strerror(errno.ENOSPC) in res.err
+    assert report.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]  # no temporary file left
+
+
+def test_output_through_a_link_replaces_the_linked_file_and_inputs_are_still_refused(tmp_path, cli):
+    real = tmp_path / "real.json"
+    real.write_text("old")
+    real.chmod(0o640)
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    assert cli("check", str(EXAMPLE), "--format", "json", "-o", str(link)).code in (0, 1)
+    assert link.is_symlink() and json.loads(real.read_text())["series"]
+    assert real.stat().st_mode & 0o777 == 0o640
+    assert cli("check", str(EXAMPLE), "-o", os.devnull).code in (0, 1)  # a device is written, not replaced
+    box = tmp_path / "in.mbox"
+    box.write_bytes(EXAMPLE.read_bytes())
+    res = cli("check", str(box), "-o", str(box))
+    assert res.code == 2 and "nothing was written" in res.err and box.read_bytes() == EXAMPLE.read_bytes()
+
+
+# 3. The patch limit counts patches, not the cover letter, in check and triage alike.
+
+def test_a_cover_letter_and_the_most_patches_pass_check_and_triage(tmp_path, cli, monkeypatch):
+    from mailfactory import series_mails, thread, write
+
+    box = write(tmp_path, thread(*series_mails(3)))
+    monkeypatch.setenv("REVIEWTOOL_MAX_PATCHES", "3")
+    assert cli("check", box, "--format", "json").code in (0, 1)
+    res = cli("triage", box, "--format", "json", "--no-store")
+    assert res.code in (0, 1) and res.json["totals"]["series"] == 1 and not res.json["skipped"]
+    monkeypatch.setenv("REVIEWTOOL_MAX_PATCHES", "2")  # one patch more than the limit: refused by both
+    res = cli("check", box)
+    assert res.code == 2 and "has 3 patches" in res.err and "REVIEWTOOL_MAX_PATCHES" in res.err
+    res = cli("triage", box, "--format", "json", "--no-store")
+    assert res.json["totals"]["series"] == 0 and "has 3 patches" in res.json["skipped"][0]["reason"]
