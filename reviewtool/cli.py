@@ -91,6 +91,46 @@ def _usage_error_types() -> tuple[type[Exception], ...]:
 _USAGE_ERRORS = _usage_error_types()
 
 
+def _usage_message(exc: Exception) -> str:
+    """A command-line mistake in reviewtool's words: click's "(Possible options: ...)" and
+    pydantic's "Value error, ... is not one of" read as library internals."""
+    kind = type(exc).__name__
+    if kind == "NoSuchOption":
+        near = getattr(exc, "possibilities", None) or []
+        return f"unknown option {exc.option_name}" + (f", did you mean {' or '.join(near)}?" if near else "")
+    param = getattr(exc, "param", None)
+    choices = _choices(param)
+    if kind == "BadParameter" and choices:
+        flag = max(param.opts, key=len)
+        value = _refused_value(exc)
+        return (f"{flag}: unknown {flag.lstrip('-')}{'' if value is None else f' {value!r}'} "
+                f"(choose from: {', '.join(choices)})")
+    return " ".join(exc.format_message().split())
+
+
+def _choices(param) -> list[str]:
+    """The values an Enum option takes (typer), or a click.Choice's (older typer)."""
+    from enum import Enum
+    from typing import get_args
+
+    desc = getattr(param, "type_descriptor", None)
+    annotation = getattr(desc, "annotation", None)
+    for cls in (annotation, *get_args(annotation)):  # Optional[Fmt], list[Fmt]: the Enum inside
+        if isinstance(cls, type) and issubclass(cls, Enum):
+            return [str(m.value) for m in cls]
+    return [str(c) for c in getattr(getattr(param, "type", None), "choices", None) or []]
+
+
+def _refused_value(exc: Exception):
+    """The text given, from pydantic's error under typer's (None when not known)."""
+    errors = getattr(exc.__cause__, "errors", None)
+    try:
+        value = errors()[0]["input"] if errors else None
+    except (TypeError, LookupError):
+        return None
+    return value if isinstance(value, str) else None
+
+
 def _fail(message: str, code: int) -> int:
     from .render.env import strip_controls
 
@@ -111,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         if type(exc).__name__ == "NoArgsIsHelpError":
             exc.show()  # `reviewtool` alone: the help text
             return EXIT_INPUT
-        return _fail(f"{' '.join(exc.format_message().split())} (see `reviewtool --help`)", EXIT_INPUT)
+        return _fail(f"{_usage_message(exc)} (see `reviewtool --help`)", EXIT_INPUT)
     except ReviewtoolError as exc:
         return _fail(exc.one_line(), exc.exit_code)
     except KeyboardInterrupt:

@@ -44,8 +44,8 @@ def check(
                                   help="Reuse a fetched thread this long (600, 90s, 10m, 1h)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Fetch anew even when a fresh copy is cached."),
     offline: bool = typer.Option(False, "--offline", help="No network: only local files and cached threads."),
-    timeout: float = typer.Option(30.0, "--timeout", min=0.1, metavar="SECONDS",
-                                  help="Give up on the archive server after this long."),
+    timeout: str = typer.Option("30s", "--timeout", metavar="DURATION",
+                                help="Give up on the archive server after this long (30, 5s, 2m)."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress messages on stderr."),
     repo: Optional[Path] = typer.Option(None, "--repo", metavar="PATH",
                                         help="Git repository for the history checks (Fixes targets, base-commit, "
@@ -69,7 +69,8 @@ def check(
                             settings={"max_patches": max_patches, "repo_from_cwd": repo is None},
                             repo=repo_or_default(repo), trees=tree_overrides(tree))
     fetch = FetchOptions(lore_url=lore_url, latest=latest, cache_ttl_s=parse_duration(cache_ttl, "--cache-ttl"),
-                         no_cache=no_cache, offline=offline, timeout_s=timeout, quiet=quiet)
+                         no_cache=no_cache, offline=offline, quiet=quiet,
+                         timeout_s=parse_duration(timeout, "--timeout", positive=True))
     refuse_clobbering(output, [Path(source)] if Path(source).exists() else [])
     series = load_series(source, options, fetch)
     review = review_series(series, options)

@@ -80,7 +80,8 @@ def learn_command(
             from ..sources.lore import FetchOptions, parse_duration
             from ..triage.inputs import search
 
-            fetch = FetchOptions(lore_url=lore_url, timeout_s=parse_duration(timeout, "--timeout"), quiet=True)
+            fetch = FetchOptions(lore_url=lore_url, quiet=True,
+                                 timeout_s=parse_duration(timeout, "--timeout", positive=True))
             found = search(query, Path(scratch), fetch)
             paths.append(found)
             labels[found] = f"search {query!r}"

@@ -123,8 +123,8 @@ def triage(
                       [configured_store, Path(f"{configured_store}-wal"), Path(f"{configured_store}-shm")])
     when = parse_now(now)
     fetch = FetchOptions(lore_url=lore_url, cache_ttl_s=parse_duration(cache_ttl, "--cache-ttl"),
-                         no_cache=no_cache, offline=offline, timeout_s=parse_duration(timeout, "--timeout"),
-                         quiet=not show)
+                         no_cache=no_cache, offline=offline, quiet=not show,
+                         timeout_s=parse_duration(timeout, "--timeout", positive=True))
     if link_base is None:
         link_base = server_base(lore_url, "--lore-url") + "/" if lore_url else DEFAULT_LINK_BASE
     opts = TriageOptions(review=ReviewOptions(profile=profile, repo=repo, trees=trees, select=tuple(select),

@@ -82,8 +82,12 @@ def _parsed(path: str, mtime: int, size: int) -> tuple[dict[str, Any], str]:
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the profile file ({exc.strerror or exc})") from exc
     try:
-        return tomllib.loads(data.decode("utf-8")), hashlib.sha256(data).hexdigest()
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:  # the codec's own words name no file and mean little
+        raise ConfigError(f"{path}: the profile file is not UTF-8 text (bad byte at offset {exc.start})") from exc
+    try:
+        return tomllib.loads(text), hashlib.sha256(data).hexdigest()
+    except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: {' '.join(str(exc).split())}") from exc
 
 

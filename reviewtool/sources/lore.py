@@ -139,12 +139,16 @@ def git_config_loreurl() -> str | None:
     return (res.stdout.strip() or None) if res.returncode == 0 else None
 
 
-def parse_duration(text: str, option: str) -> float:
-    """Seconds from '600', '90s', '10m', '2h'."""
+def parse_duration(text: str, option: str, positive: bool = False) -> float:
+    """Seconds from '600', '90s', '10m', '2h': the one parser of every option taking a duration.
+    `positive` for a timeout, where 0 would give up before asking."""
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smh]?)\s*", text or "", re.I)
     if not m:
         raise InputError(f"{option}: {text!r} is not a duration (e.g. 600, 90s, 10m, 1h)")
-    return float(m.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[m.group(2).lower()]
+    seconds = float(m.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[m.group(2).lower()]
+    if positive and seconds <= 0:
+        raise InputError(f"{option}: {text!r} must be longer than 0 (e.g. 5s, 30s, 2m)")
+    return seconds
 
 
 # --- the thread ----------------------------------------------------------------------------
