@@ -27,6 +27,7 @@ from typing import Iterable
 from typing import NamedTuple
 
 from ..mail.headers import address_of
+from ..mail.kinds import mail_kind
 from ..mail.subject import is_reply_subject, normalized_summary, parse_subject
 from ..sources.diffsig import merge, similarity
 from ..sources.unionfind import DisjointSets
@@ -84,6 +85,8 @@ class Grouping:
     orphans: list[OrphanThread]
     other_threads: int  # threads without patches or replies to patches (announcements, ...)
     messages: int
+    # threads that are no series for the queue, by kind (mail/kinds.py: stable review, robots, ...)
+    kinds: dict[str, int] = field(default_factory=dict)
 
 
 class _Subj(NamedTuple):
@@ -289,9 +292,29 @@ def _answers_a_patch(s) -> bool:
     return s.reply and (s.is_patch or s.counter is not None or s.revision_explicit)
 
 
+def _root(t: _Thread) -> MailHead:
+    """The thread's first mail: the one answering no mail of the thread (the oldest of those)."""
+    ids = {h.msgid for h in t.heads}
+    roots = [h for h in t.heads if not any(p in ids for p in h.parents)] or t.heads
+    return min(roots, key=lambda h: h.date or 0.0)
+
+
+def _by_kind(threads: list[_Thread]) -> tuple[list[_Thread], dict[str, int]]:
+    """(the threads for the queue, a count by kind of those that are not: mail/kinds.py)."""
+    kept, kinds = [], {}
+    for t in threads:
+        root = _root(t)
+        kind = mail_kind(root.subject, root.sender)
+        if kind is None:
+            kept.append(t)
+        else:
+            kinds[kind] = kinds.get(kind, 0) + 1
+    return kept, dict(sorted(kinds.items()))
+
+
 def group_archive(heads: Iterable[MailHead]) -> Grouping:
     heads = list(heads)
-    threads = _threads(heads)
+    threads, kinds = _by_kind(_threads(heads))
     patch_threads = _join_unthreaded([t for t in threads if t.patches])
     orphans, other = [], 0
     for t in threads:
@@ -311,13 +334,13 @@ def group_archive(heads: Iterable[MailHead]) -> Grouping:
     groups.sort(key=lambda g: (g.date or 0.0, g.msgid))
     groups = [SeriesGroup(**{**g.__dict__, "key": i}) for i, g in enumerate(groups)]
     orphans.sort(key=lambda o: (o.date or 0.0, o.msgid))
-    return Grouping(series=groups, orphans=orphans, other_threads=other, messages=len(heads))
+    return Grouping(series=groups, orphans=orphans, other_threads=other, messages=len(heads), kinds=kinds)
 
 
 def patch_families(heads: Iterable[MailHead]) -> list[list[_Thread]]:
     """The archive's patch threads by series family (each family's threads oldest first), by the
     same three steps as group_archive: for readers that want every revision, not the newest
     (`reviewtool profile learn` learns from the revision the maintainers applied)."""
-    threads = _threads(list(heads))
+    threads, _ = _by_kind(_threads(list(heads)))
     fams = _families(_join_unthreaded([t for t in threads if t.patches]))
     return [sorted(f, key=lambda t: (t.top, t.newest_patch_date())) for f in fams]

@@ -66,7 +66,7 @@ def encode(g: Grouping, indexed: Indexed) -> bytes | None:
                            for s in g.series],
                 "orphans": [[o.msgid, o.subject, o.date, o.messages, list(o.missing), [_ref(r, files) for r in o.refs]]
                             for o in g.orphans],
-                "other": g.other_threads, "messages": g.messages}
+                "other": g.other_threads, "messages": g.messages, "kinds": g.kinds}
     except KeyError:  # a mail of no recorded file
         return None
     return zlib.compress(json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -115,9 +115,10 @@ def decode(blob: bytes, indexed: Indexed) -> Grouping | None:
                     and _strs(missing)):
                 raise ValueError("not an orphan thread")
             orphans.append(OrphanThread(msgid, subject, date, messages, tuple(missing), refs(rows)))
-        other, messages = data["other"], data["messages"]
-        if not (type(other) is int and type(messages) is int):
+        other, messages, kinds = data["other"], data["messages"], data["kinds"]
+        if not (type(other) is int and type(messages) is int and type(kinds) is dict
+                and all(type(k) is str and type(v) is int for k, v in kinds.items())):
             raise ValueError("not a grouping")
     except (ValueError, TypeError, KeyError, IndexError, zlib.error, RecursionError, UnicodeError):
         return None
-    return Grouping(series=series, orphans=orphans, other_threads=other, messages=messages)
+    return Grouping(series=series, orphans=orphans, other_threads=other, messages=messages, kinds=kinds)
