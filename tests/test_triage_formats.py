@@ -27,7 +27,8 @@ def hostile_archive(tmp_path):
 def test_json_report_shape(tmp_path, cli):
     data = run(cli, build_archive(tmp_path), "--format", "json").json
     assert data["kind"] == "triage" and data["now"] == "2026-11-05T12:00:00+00:00" and data["stale_days"] == 14
-    assert set(data["totals"]) == {"messages", "series", "superseded", "skipped", "orphan_replies", "other_threads"}
+    assert set(data["totals"]) == {"messages", "series", "superseded", "skipped", "orphan_replies", "other_threads",
+                                   "not_series"}
     item = next(i for i in data["series"] if i["status"] == "ready")
     for key in ("id", "msgid", "url", "subject", "full_subject", "revision", "tree", "author", "date", "age_days",
                 "last_activity", "idle_days", "status", "reasons", "findings", "counts", "patches", "superseded"):
@@ -191,4 +192,6 @@ def test_only_tags_a_profile_knows_as_trees_are_trees(tmp_path, cli):
     assert data["series"]["tree"] is None and data["series"]["tags"] == ["AUTOSEL", "5.10"]
     report = cli("triage", str(path), "--format", "json").json
     assert report["trees"] == ["net"]
-    assert sorted((s["tree"] or "-") for s in report["series"]) == ["-", "net"]
+    # AUTOSEL is stable review: kept out of the queue, counted by kind
+    assert [s["tree"] for s in report["series"]] == ["net"]
+    assert report["totals"]["not_series"] == {"stable-review": 1}

@@ -58,9 +58,14 @@ def test_the_same_subject_on_other_lines_is_another_patch(tmp_path, cli):
 
 
 def test_the_same_patch_for_two_stable_trees_is_two_series(tmp_path, cli):
-    """AUTOSEL backports of one patch to 5.10 and to 5.4: the same lines, another target."""
+    """Backports of one patch to 5.10 and to 5.4: the same lines, another target. AUTOSEL's are
+    stable review, no series of the list's queue (mail/kinds.py): two threads of that kind."""
     a = patch("[PATCH AUTOSEL 5.10 1/1] wifi: foo: fix the bar path")
     b = patch("[PATCH AUTOSEL 5.4 1/1] wifi: foo: fix the bar path", when=T0 + timedelta(minutes=5))
+    report = triage(cli, tmp_path, a, b)
+    assert triaged(report) == [] and report["totals"]["not_series"] == {"stable-review": 2}
+    a = patch("[PATCH 5.10] wifi: foo: fix the bar path")
+    b = patch("[PATCH 5.4] wifi: foo: fix the bar path", when=T0 + timedelta(minutes=5))
     assert len(triaged(triage(cli, tmp_path, a, b))) == 2
 
 

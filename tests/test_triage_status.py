@@ -165,7 +165,9 @@ def test_real_thread_with_reviews_is_ready(cli):
     res = cli("triage", CORPUS / "netfilter-devel" / "nf-socket-icmp6-use-after-scope.mbox", "--format", "json",
               "--now", "2021-09-05", *RULES)
     (item,) = res.json["series"]
-    assert item["status"] == "ready" and "Florian Westphal <fw@strlen.de>" in item["reviewers"]
+    # Pablo's "Applied, thanks." in the thread settles it: applied to nf, the tree its tag names
+    assert item["status"] == "applied" and "Florian Westphal <fw@strlen.de>" in item["reviewers"]
+    assert (item["state"]["tree"], item["state"]["by"]) == ("nf", "Pablo Neira Ayuso <pablo@netfilter.org>")
 
 
 def test_wrong_tree_from_the_tree_verdict(cli):

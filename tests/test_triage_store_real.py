@@ -53,15 +53,17 @@ def _mails(data: bytes) -> list[bytes]:
     return mails
 
 
-def _changed(mails: list[bytes]) -> tuple[list[bytes], int]:
-    """One patch from the middle of the stretch given a Reviewed-by: its series' review changes."""
+def _changed(mails: list[bytes]):
+    """Patches from the middle of the stretch, each given a Reviewed-by (its series' review
+    changes), one at a time: (the mails with that one changed, its index). A list's own prefix
+    (`[Intel-wired-lan] [PATCH ...]`) may stand before the patch's."""
     for i in range(len(mails) // 2, len(mails)):
         head, _, body = mails[i].partition(b"\n\n")
-        if b"\nSubject: [PATCH" in head and b"\nSigned-off-by: " in body:
+        subject = next((line for line in head.split(b"\n") if line.startswith(b"Subject: ")), b"")
+        if b"[PATCH" in subject and not subject[9:].lower().startswith(b"re:") and b"\nSigned-off-by: " in body:
             body = body.replace(b"\nSigned-off-by: ", b"\nReviewed-by: Rita Reviewer <rita@example.org>"
                                                       b"\nSigned-off-by: ", 1)
-            return mails[:i] + [head + b"\n\n" + body] + mails[i + 1:], i
-    raise AssertionError("no patch with a sign-off in the second half")
+            yield mails[:i] + [head + b"\n\n" + body] + mails[i + 1:], i
 
 
 @pytest.mark.parametrize("stretch", STRETCHES, ids=lambda p: p.name.split(".mbox")[0])
@@ -90,9 +92,13 @@ def test_store_gives_the_no_store_json_on_a_real_stretch(tmp_path, stretch):
     assert grown == whole, "store run after mails were appended differs from --no-store"
     assert "1 read from where the last run stopped" in err
 
-    changed, at = _changed(mails)
-    path.write_bytes(b"".join(changed))
-    expected, _ = _triage(path, 13, "--no-store")
+    # a changed patch of a series that the report shows (not stable review kept out of the queue, not
+    # a superseded revision): the first of a few that changes the JSON
+    for tries, (changed, at) in enumerate(_changed(mails)):
+        path.write_bytes(b"".join(changed))
+        expected, _ = _triage(path, 13, "--no-store")
+        if expected != whole or tries == 4:
+            break
     assert expected != whole, f"changing mail {at} changed nothing: the test would prove nothing"
     got, err = _triage(path, 17, "--store", str(store), "--store-info")
     assert got == expected, f"store run after mail {at} changed differs from --no-store"

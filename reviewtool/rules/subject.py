@@ -144,7 +144,7 @@ def _patch_problems(series: Series, p: Patch, ctx) -> list[_Problem]:
         # `[iptables PATCH]`, `[qemu-web PATCH]` are accepted conventions of their lists; only a
         # tree of the target project's own (`[net-next PATCH]`) is out of place.
         # Unambiguous, and read right by patchwork and NIPA: a note, not a warning.
-        if m and ctx.profile.tree(m.group(1)):
+        if m and ctx.profile.tree(m.group(1)) and not ctx.profile.settings.get("tag_before_patch"):
             out.append(_Problem("order", p.counter, f"the tree tag '{m.group(1)}' is placed before PATCH",
                                 (s.raw,), f"Write `[PATCH {m.group(1)} ...]`, the form the netdev and kernel "
                                           "documentation show.", Severity.INFO))
