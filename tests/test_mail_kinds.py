@@ -34,9 +34,14 @@ def test_triage_lists_them_apart_by_kind(tmp_path, cli):
         Mail("[netdev:main] BUILD SUCCESS 0123456789abcdef", "tree/branch: ...\n", sender=ROBOT,
              msgid="b1@example.org"),
         Mail("[PATCH net] net: foo: fix bar", patch_body(), msgid="p1@example.org"),
+        # a fix posted in reply to syzbot's report: the thread is a series all the same
+        Mail("[syzbot] KASAN: use-after-free in foo_bar", "HEAD commit: 0123456789ab\n",
+             sender="syzbot <syzbot+0123abcd@syzkaller.appspotmail.com>", msgid="z1@example.org"),
+        Mail("[PATCH net] net: foo: fix the use-after-free", patch_body(), msgid="z2@example.org",
+             in_reply_to="z1@example.org"),
     ]
     path = write(tmp_path, thread(*mails, thread_to_first=False), "list.mbox")
     res = cli("triage", path, "--no-store", "-f", "json")
     assert res.code in (0, 1), res.err
-    assert [s["msgid"] for s in res.json["series"]] == ["p1@example.org"]
+    assert sorted(s["msgid"] for s in res.json["series"]) == ["p1@example.org", "z2@example.org"]
     assert res.json["totals"]["not_series"] == {"robot-report": 1, "stable-review": 1}

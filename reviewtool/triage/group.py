@@ -305,7 +305,8 @@ def _by_kind(threads: list[_Thread]) -> tuple[list[_Thread], dict[str, int]]:
     for t in threads:
         root = _root(t)
         kind = mail_kind(root.subject, root.sender)
-        if kind is None:
+        # a fix posted in reply to a robot's report (syzbot's, say) is a series all the same
+        if kind is None or any(h.sender != root.sender for h, _ in t.patches):
             kept.append(t)
         else:
             kinds[kind] = kinds.get(kind, 0) + 1
