@@ -90,10 +90,9 @@ def learn_command(
     if output is None:
         sys.stdout.write(result.text)
     else:
-        try:
-            output.write_text(result.text, encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"{output}: cannot write ({exc.strerror or exc})") from exc
+        from ..render.output import write_file
+
+        write_file(output, [result.text])  # beside it, then renamed: a failed write keeps the old profile
         names = ", ".join(lp.name for lp in result.profiles)
         trees = sum(len(lp.trees) for lp in result.profiles)
         print(f"wrote {output}: profile {names}, {trees} trees, from {result.archive.messages:,} messages "
