@@ -156,9 +156,11 @@ def test_nak_takes_the_words_around_it_as_reason():
     assert a.reason_line == "I'm okay with disabling the gadget side."
 
 
-def test_nacked_by_names_who_nacks():
+def test_nacked_by_is_the_senders_own_nak():
+    # The sender's From decides (the hardening issue): a Nacked-by naming someone else, sent by
+    # anyone, is that sender's NAK, counted only if the sender applies for the tree.
     a = read("> x\n\nNacked-by: Maciej Maintainer <maze@example.org>\n", sender="Someone <s@example.org>")
-    assert (a.state, a.by.email) == ("nak", "maze@example.org")
+    assert (a.state, a.by.email) == ("nak", "s@example.org")
 
 
 def test_a_profile_adds_its_own_form_before_the_shipped_ones():

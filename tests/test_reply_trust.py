@@ -38,6 +38,13 @@ def test_a_script_reply_counts_only_from_an_applier():
     assert "kvalo@kernel.org" in known_appliers(bare)
 
 
+def test_a_nacked_by_line_is_the_senders_word_not_the_named_persons():
+    a = read("Nacked-by: Kalle Valo <kvalo@kernel.org>\n", "Mallory <mallory@evil.example>")
+    assert (a.state, a.trust, a.by.email) == ("nak", "applier", "mallory@evil.example")
+    own = read(QUOTE + "Nacked-by: Kalle Valo <kvalo@kernel.org>\n", "Kalle Valo <kvalo@kernel.org>")
+    assert (own.state, own.by.email) == ("nak", "kvalo@kernel.org")
+
+
 def test_pw_bot_below_the_signature_is_read_and_other_forms_are_not():
     a = read(QUOTE + "No need for the allocation here.\n-- \npw-bot: cr\n", "Jakub <kuba@kernel.org>")
     assert (a.form, a.state, a.reason_line) == ("pw-bot", "changes-requested", "No need for the allocation here.")

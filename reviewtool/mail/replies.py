@@ -259,8 +259,9 @@ def read_reply_text(*, sender: str, date: datetime | str | None, subject: str = 
             own = [line for line, q in zip(lines, quoted) if not q]
             refs = tuple(references)
             trust = form.trust_from(who.email)
-            # a bot's "by NAME" line names who acted only in the bot's own mail
-            by = _by(form, m, own_after, who) if trust == form.trust else who
+            # a "by NAME" line (a bot's, a Nacked-by) names who acted only in the bot's own mail:
+            # anyone else's words are their own, and the applier check is on their From
+            by = _by(form, m, own_after, who) if trust == "form" else who
             return ReplyAction(
                 state=state, form=form.name, trust=trust, by=by, sender=who,
                 date=_date(date), msgid=msgid, in_reply_to=in_reply_to or (refs[-1] if refs else None),
