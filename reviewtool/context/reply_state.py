@@ -18,6 +18,7 @@ are (`tree_words`).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Callable
 
 from ..mail.replies import Address, ReplyAction, read_reply_text
@@ -56,16 +57,19 @@ def tree_name(action: ReplyAction, profile) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1)
+def shipped_appliers() -> frozenset[str]:
+    """Who applies, by the shipped profiles' data (MAINTAINERS M: of their trees)."""
+    from .profiles import shipped_profiles
+
+    return frozenset(a.lower() for p in shipped_profiles().values() for a in p.appliers)
+
+
 def known_appliers(profile) -> frozenset[str]:
     """The addresses whose plain replies settle a series: the profile's appliers and those of the
     shipped profiles (a wireless patch sent as [PATCH net] is applied by a wireless maintainer).
     Every one of them is named by data (a profile, MAINTAINERS), never by a reply's words."""
-    from .profiles import shipped_profiles
-
-    known = set(getattr(profile, "appliers", ()))
-    for p in shipped_profiles().values():
-        known |= set(p.appliers)
-    return frozenset(a.lower() for a in known)
+    return shipped_appliers() | {a.lower() for a in getattr(profile, "appliers", ())}
 
 
 def applier_check(profile, maintainers, series) -> Callable[[Address], bool]:

@@ -21,6 +21,7 @@ from typing import Callable, Iterable
 from ..mail.replies import ReplyAction, read_reply, read_reply_text
 from ..mail.reply_forms import hints, shipped_forms
 from ..mail.thread_state import Answer, PostingPatch, settle, targets
+from ..context.reply_state import shipped_appliers
 from ..mail.subject import normalized_summary, parse_subject
 from ..sources.index import MailHead, MailRef, index_inputs, raw_mail
 
@@ -166,7 +167,7 @@ def read_archive(paths: list[Path], scratch: Path, on_mail: Callable[[], None] |
         handles.clear()
     # who applies: named by a bot's own mail ("by NAME", from the bot's address) or by the shipped
     # profiles' data; never by a reply's own words, which anyone can write
-    appliers = _learned_appliers(actions) | _shipped_appliers()
+    appliers = _learned_appliers(actions) | shipped_appliers()
     trusted = [a for a in actions if not a.needs_applier or a.by.email in appliers]
     untrusted = [a for a in actions if a.needs_applier and a.by.email not in appliers]
     unmatched = 0
@@ -308,12 +309,6 @@ def _settle(p: Posting, answers: list[Answer]) -> None:
     for c, applied in p.applied.items():
         if applied.commit_subject and normalized_summary(parse_subject(applied.commit_subject)) != by_counter[c].summary:
             p.edited = True
-
-
-def _shipped_appliers() -> frozenset[str]:
-    from ..context.profiles import shipped_profiles
-
-    return frozenset(a.lower() for p in shipped_profiles().values() for a in p.appliers)
 
 
 # A script's reply (pwcli, b4 ty: a commit list from the maintainer's own address) names its sender

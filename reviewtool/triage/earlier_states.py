@@ -69,17 +69,10 @@ class Thread:
                 if r == revision and self.root(m) == root]
 
 
-_APPLIERS: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
-
-
 def known_appliers(profile) -> frozenset[str]:
-    """context/reply_state.known_appliers, once per profile (it is asked for every reply)."""
-    from ..context.reply_state import known_appliers as known
+    from ..context.reply_state import known_appliers as known  # lazily, as this module's other context reads
 
-    key = (profile.name, tuple(profile.appliers))
-    if key not in _APPLIERS:
-        _APPLIERS[key] = known(profile)
-    return _APPLIERS[key]
+    return known(profile)
 
 
 def _trusted(action: ReplyAction, appliers: Sequence[str] | frozenset[str]) -> bool:
