@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from mailfactory import Mail, cover_body, patch_body  # noqa: E402
+from mailfactory import Mail, cover_body, hunk_diff, patch_body  # noqa: E402
 
 START = datetime(2026, 11, 2, 10, 0, tzinfo=timezone.utc)
 
@@ -59,5 +59,7 @@ def big_mbox(path: Path, megabytes: int) -> None:
     i = 0
     with path.open("w") as out:
         while out.tell() < target:
-            out.write(_mail(f"[PATCH net] foo: fix bar number {i}", patch_body(), f"m{i}@example.org", None, i))
+            # each its own change: the same diff under another subject would be one patch reposted
+            diff = hunk_diff("net/core/dev.c", ["\treturn 0;"], [f"\treturn bar({i});"])
+            out.write(_mail(f"[PATCH net] foo: fix bar number {i}", patch_body(diff=diff), f"m{i}@example.org", None, i))
             i += 1

@@ -43,15 +43,16 @@ STAGES = {
     "mail": 1,
     "sources": 2,
     "model": 3,
-    "context": 4,
-    "rules": 5,
-    "verdict_state": 6, "verdict": 6, "review": 6, "suggest": 6, "checkpatch": 6,
-    "render": 7,
-    "triage": 8, "learn": 8,
-    "commands": 9, "cli": 9, "cliparams": 9, "__main__": 9,
+    "conversation": 4,
+    "context": 5,
+    "rules": 6,
+    "verdict_state": 7, "verdict": 7, "review": 7, "suggest": 7, "checkpatch": 7,
+    "render": 8,
+    "triage": 9, "learn": 9,
+    "commands": 10, "cli": 10, "cliparams": 10, "__main__": 10,
 }
-NAMES = {1: "mail", 2: "sources", 3: "model", 4: "context", 5: "rules", 6: "review", 7: "render", 8: "triage/learn",
-         9: "commands"}
+NAMES = {1: "mail", 2: "sources", 3: "model", 4: "conversation", 5: "context", 6: "rules", 7: "review", 8: "render",
+         9: "triage/learn", 10: "commands"}
 
 
 def module_name(path: Path) -> str:

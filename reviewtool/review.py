@@ -105,12 +105,13 @@ def load_series_from_path(path: Path, options: ReviewOptions) -> Series:
     from .model.own import plain_series
     from .mail.headers import message_id_of
     from .sources.files import load_messages, parse_mails
-    from .sources.narrow import narrow
-    from .sources.threads import heads_of, select_thread, series_outside, skipped_note
+    from .conversation.posting import select_posting
+    from .conversation.narrow import narrow
+    from .sources.threads import heads_of, series_outside, skipped_note
 
     narrowed = narrow(path, options.msgid)
     msgs = parse_mails(narrowed.raws) if narrowed is not None else load_messages(path)
-    selected = select_thread(msgs, options.msgid, str(path))
+    selected = select_posting(msgs, options.msgid, str(path))
     plain = plain_series(selected, source=str(path)) if options.revision is None else None
     series = plain or build_series(selected, revision=options.revision, source=str(path))
     if options.msgid:
@@ -134,7 +135,7 @@ def fetch_series(ref, review_options: ReviewOptions, options) -> Series:
     from .sources.b4fetch import b4_midmask
     from .sources.lore import (ThreadCache, add_newer_revisions, git_config_loreurl, load_thread, message_url,
                                newest_revision, select_server)
-    from .sources.threads import select_thread
+    from .conversation.posting import select_posting
 
     if options.offline and options.latest:
         raise InputError("--latest searches the server for newer revisions; it cannot be used with --offline")
@@ -143,12 +144,12 @@ def fetch_series(ref, review_options: ReviewOptions, options) -> Series:
     url = message_url(server.base, ref.msgid)
     asked = next(m for m in msgs if message_id_of(m) == ref.msgid)
     asked_subject = parse_subject(header(asked, "Subject"))
-    given = select_thread(msgs, review_options.msgid or ref.msgid, url)
+    given = select_posting(msgs, review_options.msgid or ref.msgid, url)
     selected = given
     if options.latest:
         msgs, latest_notes = add_newer_revisions(msgs, server, options)
         notes += latest_notes
-        selected = select_thread(msgs, review_options.msgid, url) if len(msgs) > len(given) else given
+        selected = select_posting(msgs, review_options.msgid, url) if len(msgs) > len(given) else given
     series = build_series(selected, revision=review_options.revision, source=url)
     if not asked_subject.is_patch or asked_subject.reply:
         notes.append(f"<{ref.msgid}> is a reply ({header(asked, 'Subject')[:80]!r}), not a patch; "

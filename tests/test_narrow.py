@@ -10,7 +10,7 @@ from conftest import CORPUS
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from gen_limits import big_mbox  # noqa: E402
 
-from reviewtool.sources import narrow
+from reviewtool.conversation import narrow
 
 
 def _archive(tmp_path: Path) -> Path:

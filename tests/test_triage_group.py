@@ -267,8 +267,9 @@ def test_a_revision_two_families_claim_joins_the_latest_in_every_process(tmp_pat
 
     def posting(version, cover, first, domain, day, path):
         body = patch_body(diff=hunk_diff(path, ["int a;"], [f"int a{version};"]))
+        second = "wifi: foo: add widgets core" if version == 1 else "wifi: foo: add widgets base"
         mails = series_mails(2, tree="wireless-next", version=version, cover=cover is not None,
-                             subjects={1: first, 2: "wifi: foo: add widgets core"}, bodies={1: body, 2: body})
+                             subjects={1: first, 2: second}, bodies={1: body, 2: body})
         if cover is not None:
             mails[0].subject = mails[0].subject.replace("foo: fix two things", cover)
         return thread(*mails, start=start + timedelta(days=day), domain=domain)

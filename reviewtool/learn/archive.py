@@ -145,7 +145,7 @@ def _postings(families: list, start: int) -> list[Posting]:
 def read_archive(paths: list[Path], scratch: Path, on_mail: Callable[[], None] | None = None,
                  skipped: list[str] | None = None) -> Archive:
     """Index the inputs, group their postings, read every reply and tie it to what it settles."""
-    from ..triage.group import patch_families
+    from ..conversation.revisions import patch_families
 
     heads = []
     for h in index_inputs(paths, scratch, skipped):

@@ -204,7 +204,7 @@ def build_series(msgs: list[EmailMessage], *, revision: int | None = None, sourc
     init_b4()
     msgs = [m for m in msgs if message_id_of(m)]
     lim = limits()
-    if len(msgs) > lim.thread_messages:  # check's select_thread says it first; triage's groups say it here
+    if len(msgs) > lim.thread_messages:  # check's select_posting says it first; triage's groups say it here
         raise LimitError(source, f"the thread under review has {len(msgs)} messages, over the limit of "
                                  f"{lim.thread_messages} (REVIEWTOOL_MAX_MESSAGES)")
     msgs, older = split_reposts(msgs)

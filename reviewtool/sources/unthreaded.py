@@ -3,8 +3,8 @@
 `git send-email --no-thread` (or a broken mailer) posts `[PATCH v2 0/3]`, `1/3`, `2/3` and `3/3`
 as four unrelated mails. patchwork joins them when the sender, revision and total agree, no
 counter appears twice, and each follows the previous one within 12 hours
-(SERIES_DELAY_INTERVAL). `check` (sources/threads.py) and `triage` (triage/group.py) both apply
-this rule, to their own kind of thread.
+(SERIES_DELAY_INTERVAL). `check`, `triage` and
+`profile learn` (conversation/revisions.py) and the archive narrowing (conversation/narrow.py) apply it.
 """
 
 from __future__ import annotations

@@ -1,0 +1,258 @@
+"""Revisions of a series, linked across threads, from mail headers alone.
+
+The layer `check`, `triage` and `profile learn` all read to know which postings are one series:
+1. threads: In-Reply-To/References (a union-find on message-ids); mails without a Message-ID
+   (git format-patch files) form one thread;
+2. unthreaded series: patches sent without threading are joined the way patchwork does it
+   (sources/unthreaded.py: same sender, revision and total, no counter twice, within 12 hours);
+3. revisions: threads carrying the same series form one family: the same change-id; or the same
+   summary and sender address of the cover letter or first patch, when the later thread is a
+   higher revision or a resend of the same patches on some of the same files with the same
+   subject tags and nearly the same changed lines; or the same sender address and files with
+   nearly the same changed lines under a reworded subject; always within REVISION_WINDOW_S (see
+   _belongs). Two different patches by one author under near-identical subjects (another
+   function, another file, another hunk) share neither summary nor changed lines: two families.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterable, NamedTuple
+
+from ..mail.headers import address_of
+from ..mail.kinds import mail_kind
+from ..mail.subject import is_reply_subject, normalized_summary, parse_subject
+from ..sources.diffsig import merge, similarity
+from ..sources.index import MailHead
+from ..sources.unionfind import DisjointSets
+from ..sources.unthreaded import join_unthreaded, unthreaded_marker
+
+REVISION_WINDOW_S = 120 * 86400  # vN+1 of a series follows vN within weeks, not seasons
+# Estimated share of changed lines two postings have in common (sources/diffsig.py): a posting
+# with the same subject and version that shares none is another patch (two typo fixes in one
+# file); one that shares some is the same patch changed (version-not-bumped). Under another
+# subject, only a posting that keeps most of the lines is the same patch.
+RESENT_DIFF = 0.2
+SAME_DIFF = 0.6
+_KIND_ORDER = {"change-id": 0, "summary": 1, "files": 2}
+
+
+class _Subj(NamedTuple):
+    """The parts of a patch subject grouping needs (a full Subject per mail of a 10,000-series
+    archive would be most of the index's memory)."""
+
+    counter: int | None
+    expected: int | None
+    revision: int
+    resend: bool
+    tags: tuple[str, ...]
+    summary: str  # normalized
+
+
+@dataclass
+class PatchThread:
+    heads: list[MailHead]
+    patches: list[tuple[MailHead, _Subj]] = field(default_factory=list)
+
+    @property
+    def revisions(self) -> set[int]:
+        return {s.revision for _, s in self.patches}
+
+    @property
+    def top(self) -> int:
+        return max(self.revisions, default=1)
+
+    def first_patch(self, revision: int | None = None) -> MailHead:
+        cands = [(s.counter if s.counter is not None else 1, h.date or 0.0, i, h)
+                 for i, (h, s) in enumerate(self.patches) if revision is None or s.revision == revision]
+        return min(cands)[3]
+
+    def newest_patch_date(self) -> float:
+        return self._newest
+
+    @cached_property
+    def _newest(self) -> float:  # read once the thread has its patches, as `files` is
+        return max((h.date or 0.0 for h, _ in self.patches), default=0.0)
+
+    @cached_property
+    def files(self) -> frozenset[str]:
+        """Every file the thread's patches change (sources/diffsig.py); read once the thread
+        has its patches (families are formed after every thread is complete)."""
+        return frozenset(p for h, _ in self.patches for p in h.paths)
+
+    @cached_property
+    def sketch(self) -> bytes:
+        return merge(h.sketch for h, _ in self.patches if h.sketch)
+
+    def identity(self) -> set[tuple[str, str]]:
+        keys: set[tuple[str, str]] = set()
+        # Any patch's summary: a single patch that grew into a series is one of its patches.
+        for h, s in self.patches:
+            keys.add(("summary", s.summary + "|" + address_of(h.sender)))
+            if s.counter in (None, 0, 1) and self.files:
+                keys.add(("files", address_of(h.sender) + "|" + "\n".join(sorted(self.files))))
+            if h.change_id:
+                keys.add(("change-id", h.change_id))
+        return keys
+
+
+def threads_of(heads: list[MailHead]) -> list[PatchThread]:
+    """The heads by thread (In-Reply-To/References); mails without a Message-ID that look like
+    format-patch output form one thread, as in `check`. Each thread's patches are read here."""
+    uf = DisjointSets()
+    synthesized_root = None
+    seen: set[str] = set()
+    kept: list[MailHead] = []
+    for h in heads:
+        if h.msgid in seen:
+            continue  # the same mail twice (cross-posted archives): b4 dedupes too
+        seen.add(h.msgid)
+        kept.append(h)
+        uf.find(h.msgid)
+        for p in h.parents:
+            uf.union(h.msgid, p)
+        if h.synthesized and (h.ref.format_patch or "[PATCH" in h.subject.upper()):
+            synthesized_root = synthesized_root or h.msgid
+            uf.union(synthesized_root, h.msgid)
+    groups: dict[str, PatchThread] = {}
+    for h in kept:
+        groups.setdefault(uf.find(h.msgid), PatchThread([])).heads.append(h)
+    for t in groups.values():
+        for h in t.heads:
+            if is_reply_subject(h.subject):
+                continue  # no patch, whatever else its subject says
+            s = parse_subject(h.subject)
+            if s.is_patch or h.has_diff:  # what `check` takes for a patch (is_patch_mail)
+                t.patches.append((h, _Subj(s.counter, s.expected, s.revision, s.resend, s.tags,
+                                           normalized_summary(s))))
+    return list(groups.values())
+
+
+def joined(threads: list[PatchThread]) -> list[PatchThread]:
+    groups = join_unthreaded(threads, lambda t: unthreaded_marker((h.sender, s) for h, s in t.patches) if t.patches else None,
+                             lambda t: {s.counter for _, s in t.patches}, lambda t: t.newest_patch_date())
+    return [g[0] if len(g) == 1 else PatchThread([h for t in g for h in t.heads], [p for t in g for p in t.patches])
+            for g in groups]
+
+
+def _tags(t: PatchThread) -> set[tuple[str, ...]]:
+    return {s.tags for _, s in t.patches}
+
+
+def _same_patches(a: PatchThread, b: PatchThread) -> bool:
+    def summaries(t: PatchThread) -> set[str]:
+        return {s.summary for _, s in t.patches if s.counter != 0}
+    return summaries(a) == summaries(b)
+
+
+def _similar(a: PatchThread, b: PatchThread, least: float) -> bool | None:
+    """Whether the two threads' changed lines are alike (None: a diff was not read)."""
+    sim = similarity(a.sketch, b.sketch)
+    return None if sim is None else sim >= least
+
+
+@dataclass
+class _Family:
+    """A family being formed: its threads, the one a new posting is compared with (the highest
+    revision, newest of those) and when it was last posted to; kept as threads join, so a long
+    family costs no more per posting than a short one."""
+
+    threads: list[PatchThread] = field(default_factory=list)
+    last: PatchThread | None = None
+    newest: float = 0.0
+
+    def add(self, t: PatchThread) -> None:
+        self.threads.append(t)
+        if self.last is None or (t.top, t.newest_patch_date()) > (self.last.top, self.last.newest_patch_date()):
+            self.last = t
+        self.newest = max(self.newest, t.newest_patch_date())
+
+
+def _belongs(t: PatchThread, fam: _Family, kind: str) -> bool:
+    """Whether thread `t` (posted after the family's threads) is another posting of that series.
+    A change-id is proof. A shared summary and sender address is not (maintainers post
+    "Netfilter fixes for net" every week), so it also needs a higher revision within
+    REVISION_WINDOW_S, or a resend of the same patches: the same subject tags, some of the same
+    files and some of the same changed lines (or the word RESEND). The same
+    sender and files under another subject is a repost when the changed lines are nearly the
+    same (a reworded v2, or a v1 sent again)."""
+    if kind == "change-id":
+        return True
+    last = fam.last
+    gap = t.newest_patch_date() - last.newest_patch_date()
+    if gap > REVISION_WINDOW_S:
+        return False
+    if kind == "files":
+        return bool(_similar(t, last, SAME_DIFF)) and (t.top > last.top or t.top == last.top and _tags(t) == _tags(last))
+    if t.top != last.top:
+        return True  # a new version may change other files than the last one did
+    if t.files and last.files and not t.files & last.files:
+        return False  # the same subject and version on other files: another patch
+    # The same revision again is a resend only for the same target: AUTOSEL backports of one
+    # patch to 5.10 and to 5.4, or a fix reposted as [PATCH v6.1], are series of their own.
+    if _tags(t) != _tags(last):
+        return False
+    if any(s.resend for _, s in t.patches):
+        return True
+    return _same_patches(t, last) and _similar(t, last, RESENT_DIFF) is not False
+
+
+def _home(t: PatchThread, keys: set[tuple[str, str]], owner: dict[tuple[str, str], int],
+          fams: list[_Family]) -> int | None:
+    """The family thread `t` continues: change-ids first (they are proof), then summaries, then
+    files (_KIND_ORDER). When several families of one kind take it (a v3 that kept v1's cover
+    letter and v2's first patch), the one posted to last: a new revision follows the latest
+    posting. The choice depends on the families alone, never on the order a set of keys is
+    walked in (which changes with each process's string hashing) or on how the keys sort."""
+    for kind in sorted(_KIND_ORDER, key=_KIND_ORDER.get):
+        cands = {owner[k] for k in keys if k in owner and k[0] == kind}
+        taken = [f for f in cands if _belongs(t, fams[f], kind)]
+        if taken:
+            return max(taken, key=lambda f: (fams[f].newest, f))
+    return None
+
+
+def families(threads: list[PatchThread]) -> list[list[PatchThread]]:
+    fams: list[_Family] = []
+    owner: dict[tuple[str, str], int] = {}  # identity key -> the family that used it last
+    for t in sorted(threads, key=lambda t: (t.newest_patch_date(), t.first_patch().msgid)):
+        keys = t.identity()
+        home = _home(t, keys, owner, fams)
+        if home is None:
+            home = len(fams)
+            fams.append(_Family())
+        fams[home].add(t)
+        for k in keys:
+            owner[k] = home
+    return [f.threads for f in fams]
+
+
+def root_of(t: PatchThread) -> MailHead:
+    """The thread's first mail: the one answering no mail of the thread (the oldest of those)."""
+    ids = {h.msgid for h in t.heads}
+    roots = [h for h in t.heads if not any(p in ids for p in h.parents)] or t.heads
+    return min(roots, key=lambda h: h.date or 0.0)
+
+
+def by_kind(threads: list[PatchThread]) -> tuple[list[PatchThread], dict[str, int]]:
+    """(the threads for the queue, a count by kind of those that are not: mail/kinds.py)."""
+    kept, kinds = [], {}
+    for t in threads:
+        root = root_of(t)
+        kind = mail_kind(root.subject, root.sender)
+        # a fix posted in reply to a robot's report (syzbot's, say) is a series all the same
+        if kind is None or any(h.sender != root.sender for h, _ in t.patches):
+            kept.append(t)
+        else:
+            kinds[kind] = kinds.get(kind, 0) + 1
+    return kept, dict(sorted(kinds.items()))
+
+
+def patch_families(heads: Iterable[MailHead]) -> list[list[PatchThread]]:
+    """The archive's patch threads by series family (each family's threads oldest first), by the
+    same three steps as triage/group.group_archive: for readers that want every revision, not the newest
+    (`reviewtool profile learn` learns from the revision the maintainers applied)."""
+    threads, _ = by_kind(threads_of(list(heads)))
+    fams = families(joined([t for t in threads if t.patches]))
+    return [sorted(f, key=lambda t: (t.top, t.newest_patch_date())) for f in fams]

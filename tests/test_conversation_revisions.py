@@ -1,0 +1,51 @@
+"""check links the postings of one series as triage does (conversation/revisions.py): a reworded
+v2, the author under another display name and a repost without a version bump are one series;
+two different patches by one author under near-identical subjects are two."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from mailfactory import Mail, hunk_diff, patch_body, thread, write
+
+START = datetime(2026, 11, 2, 10, 0, tzinfo=timezone.utc)
+LINES = [f"\tfoo_reg_write(priv, FOO_REG_{i}, val & 0x{i:02x});" for i in range(8)]
+
+
+def _posting(subject: str, added: list[str], *, hours: float, sender: str = "Jane Developer <jane@example.org>",
+             path: str = "drivers/net/ethernet/foo/foo_main.c", tag: str = "a", notes: str = "") -> str:
+    body = patch_body(diff=hunk_diff(path, ["\treturn 0;"], added), notes=notes)
+    return thread(Mail(subject, body, sender=sender), start=START + timedelta(hours=hours), domain=f"{tag}.example.org")
+
+
+def _other_series(res) -> list[str]:
+    return [n for n in res.json["summary"].get("notes", []) if "other series" in n]
+
+
+def test_reworded_v2_from_another_display_name_is_a_revision(tmp_path, check_json):
+    v1 = _posting("[PATCH net] foo: fix the register writes", LINES, hours=0)
+    v2 = _posting("[PATCH net v2] foo: write every register before enabling the port",
+                  LINES[:-1] + ["\tfoo_reg_write(priv, FOO_REG_7, val & 0xff);"], hours=30,
+                  sender='"Developer, Jane" <jane@example.org>', tag="b", notes="v2: mask the last write")
+    res = check_json(write(tmp_path, v1 + "\n" + v2))
+    assert res.json["series"]["revision"] == 2 and res.json["series"]["earlier_revisions"] == [1]
+    assert not _other_series(res)
+
+
+def test_repost_without_bump_under_another_display_name_is_not_bumped(tmp_path, check_json):
+    first = _posting("[PATCH net] foo: fix the register writes", LINES, hours=0)
+    again = _posting("[PATCH net] foo: fix the register writes", LINES[:-1] + ["\tfoo_reg_write(priv, 7, 0);"],
+                     hours=2, sender="jane@example.org", tag="b")
+    res = check_json(write(tmp_path, first + "\n" + again))
+    assert "version-not-bumped" in res.rules() and not _other_series(res)
+
+
+def test_two_patches_naming_two_functions_stay_two_series(tmp_path, check_json):
+    """The near miss: one author, one file, subjects one word apart, other hunks: two changes."""
+    reg = _posting("[PATCH net] foo: fix incorrect error codes in foo_debugfs_set_write_reg()",
+                   [f"\treturn -EINVAL; /* reg {i} */" for i in range(6)], hours=0)
+    rfreg = _posting("[PATCH net] foo: fix incorrect error codes in foo_debugfs_set_write_rfreg()",
+                     [f"\tif (rf_{i} < 0)\n+\t\treturn -EFAULT;" for i in range(6)], hours=1, tag="b")
+    res = check_json(write(tmp_path, reg + "\n" + rfreg))
+    assert res.json["series"]["earlier_revisions"] == [] and "version-not-bumped" not in res.rules()
+    assert len(_other_series(res)) == 1
