@@ -21,6 +21,15 @@ ORIGINAL = "c261af2d4dbb523cdee0aafabac1fb4100682c72"  # README.md before the sp
 
 # (old, new): replacements made in moved text, applied to an original unit before it is sought.
 EDITS: list[tuple[str, str]] = [
+    # Issue 32 (hardening, round three): what keeps the repository's programs from running.
+    ("`--checkpatch`. Nothing from the mail", "`--checkpatch`: every git call overrides the config keys that name a "
+     "program (fsmonitor, hooks, pager, external diff, alternate refs, askpass, credential helpers), and every "
+     "command that prints a diff passes `--no-textconv --no-ext-diff`, so a `diff.<driver>.textconv` named in "
+     "`.gitattributes` never runs (clean and smudge filters run only between a work tree and git, which no command "
+     "touches). `tests/test_repo_programs.py` points every such key and hook at a marker script and runs `check`, "
+     "`triage`, `lint`, `fixes-audit` and `b4-check`. Nothing from the mail"),
+    # Issue 27 (the conversation): narrow moved to conversation/ with the revision linker.
+    ("threads, narrow (large archives),", "threads,"),
     # Issue 20 (the way mail flows, triage speed): b4fetch moved to sources/, b4mailbox beside the
     # adapter, the index split into index + segments + input_files.
     ("lore + lorecache (fetch), gitrange", "lore + lorecache (fetch), b4fetch (b4's set-up and fetching), gitbatch, gitrange"),

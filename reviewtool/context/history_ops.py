@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..errors import RepositoryError
 from ..model.series import Person
-from ..sources.gitbatch import GitResult
+from ..sources.gitbatch import DIFF_NO_PROGRAMS, GitResult
 
 if TYPE_CHECKING:
     from .apply import ApplyResult
@@ -307,7 +307,7 @@ def subjects_touching(hist: "History", paths: Sequence[str], ref: str | None = N
 def patch_ids(hist: "History", revrange: str | Sequence[str], paths: Sequence[str] = (),
               limit: int | None = 2000) -> dict[str, str]:
     """{patch-id: sha} of the non-merge commits in a range touching `paths` (two processes)."""
-    args = ["log", "-p", "--no-merges", "--no-color", "--format=commit %H", "--no-ext-diff"]
+    args = ["log", "-p", "--no-merges", "--no-color", "--format=commit %H", *DIFF_NO_PROGRAMS]
     if limit:
         args.append(f"--max-count={int(limit)}")
     log = hist.runner.run(args + revision_args(revrange) + ["--"] + list(paths), check=False, binary=True)

@@ -38,9 +38,20 @@ _SAFE_ENV = {
     "GIT_ADVICE": "0",
     "GIT_NO_LAZY_FETCH": "1",  # a partial clone must not fetch missing objects from the network
 }
+# Nothing the repository configures may run (docs/security.md): every key read commands could
+# start a program from is overridden. Diff drivers (textconv, external diff) cannot be switched
+# off by config without knowing their names: every command that prints a diff also passes
+# DIFF_NO_PROGRAMS. Filters (clean, smudge, process) run only between a work tree and git, which
+# no command here touches. tests/test_repo_programs.py arms every key with a marker script.
+NO_PROGRAMS = ("-c", "core.quotepath=off", "-c", "log.showSignature=false", "-c", "color.ui=false",
+               "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "core.pager=cat",
+               "-c", "core.alternateRefsCommand=", "-c", "core.askPass=", "-c", "credential.helper=",
+               "-c", "core.attributesFile=/dev/null", "-c", "diff.external=")
+DIFF_NO_PROGRAMS = ("--no-textconv", "--no-ext-diff")
 # Variables that would point git at another repository, index or object store than the one we chose.
 _REPO_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
-             "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE")
+             "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE",
+             "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_CONFIG_PARAMETERS")
 
 
 @lru_cache(maxsize=8)
@@ -74,8 +85,7 @@ class GitRunner:
         self.calls = 0  # how many processes were started (tests and benchmarks read it)
 
     def base_args(self) -> list[str]:
-        return [_executable(self.git, os.environ.get("PATH")), "-C", str(self.repo), "-c", "core.quotepath=off",
-                "-c", "log.showSignature=false", "-c", "color.ui=false"]
+        return [_executable(self.git, os.environ.get("PATH")), "-C", str(self.repo), *NO_PROGRAMS]
 
     def run(self, args: Sequence[str], *, input: str | bytes | None = None, check: bool = True,
             env: dict[str, str] | None = None, binary: bool = False) -> GitResult:

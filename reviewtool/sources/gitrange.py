@@ -23,6 +23,7 @@ from ..errors import InputError, RepositoryError
 from .b4prep import Cover
 from .files import RawMail, parse_mail, thread_under
 from .gitconfig import GitConfig, RepoFacts
+from .gitbatch import DIFF_NO_PROGRAMS
 from .rangeplan import RangePlan, concurrently, git, out_text, plan_range, quick_plan
 
 _FROM_SHA_RE = re.compile(rb"^From ([0-9a-f]{40}(?:[0-9a-f]{24})?) Mon Sep 17 00:00:00 2001$", re.M)  # SHA-1/256
@@ -191,7 +192,7 @@ def range_mails(repo: Path, request: RangeRequest,
     with_cover = cover is not None and count >= 2
     # With b4's cover commit at the bottom, --base is the cover commit (so format-patch lists no
     # prerequisite for it) and the base-commit line is then set to its parent, as b4 writes it.
-    args = ["format-patch", "--stdout", f"--base={plan.bottom or plan.base}",
+    args = ["format-patch", "--stdout", *DIFF_NO_PROGRAMS, f"--base={plan.bottom or plan.base}",
             "--cover-letter" if with_cover else "--no-cover-letter", *_subject_prefix(request, plan),
             *(f"--to={a}" for a in to), *(f"--cc={a}" for a in cc), plan.rev_range, "--"]
     messages: list[EmailMessage] = []
