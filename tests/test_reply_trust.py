@@ -83,3 +83,63 @@ def test_learning_takes_a_script_sender_as_applier_only_over_several_postings():
     assert "lab@example.org" in _learned_appliers(many)
     # the forged bot mail names nobody: its "by" line is not read from a stranger's address
     assert "evil2@evil.example" not in _learned_appliers([read(BOT_BODY, "mallory@evil.example")])
+
+
+def _review_with_reply(tmp_path, cli, reply_from: str, reply_date: str, body: str = "This leaks.\n\npw-bot: cr\n"):
+    from mailfactory import Mail, patch_body, write
+
+    patch = Mail("[PATCH net] foo: fix bar", patch_body(), msgid="p@example.org",
+                 cc="Rita Reviewer <rita@example.org>")
+    answer = Mail("Re: [PATCH net] foo: fix bar", QUOTE + body, sender=reply_from, msgid="r@example.org",
+                  in_reply_to="p@example.org")
+    from datetime import datetime, timezone
+    from email.utils import parsedate_to_datetime
+    text = ("From mboxrd@z Thu Jan  1 00:00:00 1970\n" + patch.render("p@example.org", datetime(2026, 3, 2, 10, tzinfo=timezone.utc))
+            + "\nFrom mboxrd@z Thu Jan  1 00:00:00 1970\n" + answer.render("r@example.org", parsedate_to_datetime(reply_date)))
+    res = cli("check", str(write(tmp_path, text)), "--format", "json")
+    notes = res.json["summary"].get("notes", [])
+    return (res.json.get("state") or {}).get("state"), [n for n in notes if "not taken" in n]
+
+
+def test_pw_bot_counts_from_someone_the_patch_was_sent_to_not_from_a_stranger(tmp_path, cli):
+    state, ignored = _review_with_reply(tmp_path, cli, "Rita Reviewer <rita@example.org>", "Tue, 3 Mar 2026 10:00:00 +0000")
+    assert state == "changes-requested" and not ignored
+    state, ignored = _review_with_reply(tmp_path, cli, "Mallory <mallory@evil.example>", "Tue, 3 Mar 2026 10:00:00 +0000")
+    assert state != "changes-requested" and "was not sent the series" in ignored[0]
+
+
+def test_a_reply_dated_before_the_patch_settles_nothing(tmp_path, cli):
+    # the author's own pw-bot command counts (the author may set the state of their own patch) ...
+    state, _ = _review_with_reply(tmp_path, cli, "Jane Developer <jane@example.org>", "Mon, 2 Mar 2026 10:30:00 +0000")
+    assert state == "changes-requested"
+    # ... but not one dated a day before the patch was posted; minutes of clock skew are no matter
+    state, ignored = _review_with_reply(tmp_path, cli, "Jane Developer <jane@example.org>", "Sun, 1 Mar 2026 10:00:00 +0000")
+    assert state != "changes-requested" and "before the mail it answers" in ignored[0]
+    state, _ = _review_with_reply(tmp_path, cli, "Jane Developer <jane@example.org>", "Mon, 2 Mar 2026 09:50:00 +0000")
+    assert state == "changes-requested"
+
+
+def test_a_state_line_in_a_forwarded_message_is_not_the_senders(tmp_path, cli):
+    """A reply that forwards another mail (message/rfc822) says only what its own text says."""
+    from mailfactory import Mail, patch_body, write
+    from datetime import datetime, timezone
+
+    patch = Mail("[PATCH net] foo: fix bar", patch_body(), msgid="p@example.org").render(
+        "p@example.org", datetime(2026, 3, 2, 10, tzinfo=timezone.utc))
+
+    def reply(own: str, forwarded: str) -> str:
+        return ("From: Jakub Kicinski <kuba@kernel.org>\nDate: Tue, 3 Mar 2026 10:00:00 +0000\n"
+                "Subject: Re: [PATCH net] foo: fix bar\nMessage-ID: <r@example.org>\nIn-Reply-To: <p@example.org>\n"
+                "References: <p@example.org>\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=XX\n\n"
+                f"--XX\nContent-Type: text/plain\n\n{own}\n--XX\nContent-Type: message/rfc822\n\n"
+                "From: Paolo Abeni <pabeni@redhat.com>\nSubject: Re: [PATCH net] foo: fix bar\n\n"
+                f"{forwarded}\n--XX--\n")
+
+    def state(own: str, forwarded: str):
+        text = (f"From mboxrd@z Thu Jan  1 00:00:00 1970\n{patch}\nFrom mboxrd@z Thu Jan  1 00:00:00 1970\n"
+                + reply(own, forwarded))
+        res = cli("check", str(write(tmp_path, text)), "--format", "json")
+        return (res.json.get("state") or {}).get("state")
+
+    assert state("See the mail below.", "Applied, thanks.") is None
+    assert state("Applied, thanks.", "See the mail below.") == "applied"  # the near miss: its own words

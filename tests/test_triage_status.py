@@ -52,8 +52,11 @@ def build_archive(tmp_path):
     # needs-revision by an error finding: no Signed-off-by
     parts.append(thread(*series("nosob", 1, cover=False, bodies={1: patch_body(trailers="")}),
                         domain="nosob.example", start=T0))
-    # changes-requested by a maintainer's `pw-bot: cr`, although patch 1 got a Reviewed-by
+    # changes-requested by a maintainer's `pw-bot: cr` (one the series was sent to: such commands
+    # count from the author, appliers and the people in To/Cc), although patch 1 got a Reviewed-by
     cr = series("asked")
+    for m in cr:
+        m.cc = "Mae Maintainer <mae@kernel.org>"
     parts.append(thread(*cr, domain="asked.example", start=T0)
                  + "\n" + thread(reply("Re: " + cr[1].subject, "Reviewed-by: Rita Reviewer <rita@example.org>\n",
                                        patch_id("asked.example", 1), msgid="r2@rita.example"),

@@ -18,14 +18,16 @@ are (`tree_words`).
 
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import lru_cache
 from typing import Any, Callable
 
-from ..mail.replies import Address, ReplyAction, read_reply_text
+from ..mail.replies import Address, ReplyAction, address, read_reply_text
 from ..mail.reply_forms import load_forms, shipped_forms
 from ..mail.thread_state import Answer, PostingPatch, PostingState, settle
 
 STAGE_ORDER = 70  # after the maintainers stage: M: entries decide whose plain words count
+CLOCK_SKEW = timedelta(hours=1)  # mailers' clocks disagree by minutes; a reply a day early is no answer
 
 _DEVELOPMENT_SUFFIXES = ("-next", "/next", "for-next")
 _FIXES_SUFFIXES = ("-current", "-fixes", "/fixes", "for-current")
@@ -102,13 +104,44 @@ def read_actions(series, forms) -> list[tuple[ReplyAction, int | None]]:
     return out
 
 
-def series_state(series, profile, maintainers=None) -> tuple[PostingState | None, list[ReplyAction]]:
-    """(the series' state, the actions not taken because their sender is not known to apply)."""
+def not_counted(action: ReplyAction, answered, is_applier: Callable[[Address], bool], people: set[str]) -> str | None:
+    """Why the reply may not set the series' state, or None when it may. `answered`: the mail it
+    answers (a model Patch), when known.
+    - a reply dated before the mail it answers was written before it, or lies about its date;
+    - an applier's form (plain "Applied", a NAK) counts from someone who applies for the tree;
+    - a thread command (netdev's `pw-bot: cr`) from the patch's author, such a maintainer or
+      someone the series was sent to (maintainer-netdev: "the author ..., MAINTAINERS entries and
+      senior reviewers", whom get_maintainer puts in To/Cc); `people`: the author and sender
+      addresses and those of To/Cc."""
+    posted = getattr(answered, "date", None)
+    if posted is not None and action.date is not None and _earlier(action.date, posted - CLOCK_SKEW):
+        return f"it is dated {action.date:%Y-%m-%d %H:%M}, before the mail it answers ({posted:%Y-%m-%d %H:%M})"
+    if action.needs_applier and not is_applier(action.by):
+        return (f"{action.by.email or action.by.name} is not known to apply patches for this tree (the profile's "
+                "[replies] appliers, or a MAINTAINERS M: of its files with --repo)")
+    if action.trust == "thread" and not is_applier(action.by) and action.by.email.lower() not in people:
+        return (f"{action.by.email or action.by.name} is not the patch's author, was not sent the series and is not "
+                "known to apply patches for this tree: such commands count only from those")
+    return None
+
+
+def _earlier(a, b) -> bool:
+    try:
+        return a < b
+    except TypeError:  # one date without a zone: no order to trust
+        return False
+
+
+def series_state(series, profile, maintainers=None) -> tuple[PostingState | None, list[tuple[ReplyAction, str]]]:
+    """(the series' state, the actions not taken and why: not_counted)."""
     is_applier = applier_check(profile, maintainers, series)
+    people = {a.lower() for p in series.all_mails for a in (p.author.email, p.sender.email) if a}
+    people |= {address(r).email for p in series.all_mails for r in p.to + p.cc} - {""}
     trusted, untrusted = [], []
     for action, counter in read_actions(series, forms_for(profile)):
-        if action.needs_applier and not is_applier(action.by):
-            untrusted.append(action)
+        why = not_counted(action, series.patch(counter) if counter is not None else None, is_applier, people)
+        if why is not None:
+            untrusted.append((action, why))
         else:
             trusted.append(Answer(action, counter))
     return settle(posting_patches(series), trusted), untrusted
@@ -136,7 +169,6 @@ def context_stage(series, options, fields: dict[str, Any]) -> None:
     posted = profile.series_tree(series)
     fields["reply_state"] = (state_data(state, profile, posted.name if posted else None)
                              if state is not None else None)
-    for a in untrusted:
-        fields["notes"].append(f"a reply by {a.by} says \"{a.evidence}\", but {a.by.email or a.by.name} is not known "
-                               "to apply patches for this tree (the profile's [replies] appliers, or a MAINTAINERS "
-                               "M: of its files with --repo): it was not taken as the series' state")
+    for a, why in untrusted:
+        fields["notes"].append(f"a reply by {a.by} says \"{a.evidence}\", but {why}: it was not taken as the "
+                               "series' state")
