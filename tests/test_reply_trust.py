@@ -143,3 +143,26 @@ def test_a_state_line_in_a_forwarded_message_is_not_the_senders(tmp_path, cli):
 
     assert state("See the mail below.", "Applied, thanks.") is None
     assert state("Applied, thanks.", "See the mail below.") == "applied"  # the near miss: its own words
+
+
+def test_triage_shows_a_strangers_claim_as_a_claim_and_an_appliers_as_the_state(tmp_path, cli):
+    from datetime import datetime, timezone
+    from mailfactory import Mail, patch_body, write
+
+    def triage(sender: str) -> dict:
+        patch = Mail("[PATCH wireless-next] wifi: foo: fix bar", patch_body(), to="linux-wireless@vger.kernel.org")
+        claim = Mail("Re: [PATCH wireless-next] wifi: foo: fix bar",
+                     QUOTE + "Patch applied to wireless-next.git, thanks.\n\n0123456789ab wifi: foo: fix bar\n",
+                     sender=sender, in_reply_to="p@example.org")
+        text = ("From mboxrd@z Thu Jan  1 00:00:00 1970\n" + patch.render("p@example.org", datetime(2026, 3, 2, 10, tzinfo=timezone.utc))
+                + "\nFrom mboxrd@z Thu Jan  1 00:00:00 1970\n" + claim.render("r@example.org", datetime(2026, 3, 3, 10, tzinfo=timezone.utc)))
+        res = cli("triage", str(write(tmp_path, text)), "--no-store", "--now", "2026-03-04", "--format", "json")
+        (item,) = res.json["series"]
+        return item
+
+    forged = triage("Mallory <mallory@evil.example>")
+    claims = [r for r in forged["reasons"] if r["code"] == "claim"]
+    assert forged["status"] != "applied" and claims[0]["state"] == "applied"
+    assert claims[0]["by"] == "Mallory <mallory@evil.example>" and "not known to apply" in claims[0]["why"]
+    real = triage("Kalle Valo <kvalo@kernel.org>")
+    assert real["status"] == "applied" and not [r for r in real["reasons"] if r["code"] == "claim"]

@@ -22,6 +22,7 @@ class Context:
     maintainers: Any = None  # context.maintainers: MAINTAINERS sections and .mailmap
     classification: Any = None  # context.classify.Classification: per-patch fix/development verdicts
     reply_state: Any = None  # context.reply_state.state_data: what the maintainers' replies settled
+    reply_claims: tuple[dict[str, Any], ...] = ()  # replies stating a state their sender may not set
     # counter -> (profile name, lists, a path) of another profile that claims all of a patch's files
     foreign: Mapping[int, tuple[str, tuple[str, ...], str]] = field(default_factory=dict)
     now: datetime | None = None

@@ -163,12 +163,16 @@ def state_data(ps: PostingState, profile, posted: str | None = None) -> dict[str
 
 
 def context_stage(series, options, fields: dict[str, Any]) -> None:
-    """fields["reply_state"]: the state data (state_data), or None when no reply settled anything."""
+    """fields["reply_state"]: the state data (state_data), or None when no reply settled anything;
+    fields["reply_claims"]: the replies that state one but may not set it (not_counted)."""
     profile = fields["profile"]
     state, untrusted = series_state(series, profile, fields.get("maintainers"))
     posted = profile.series_tree(series)
     fields["reply_state"] = (state_data(state, profile, posted.name if posted else None)
                              if state is not None else None)
+    # A claim settles nothing but is shown, with whose words they were and why they do not count.
+    fields["reply_claims"] = tuple({"state": a.state, "by": str(a.by), "evidence": a.evidence, "msgid": a.msgid,
+                                    "why": why} for a, why in untrusted)
     for a, why in untrusted:
         fields["notes"].append(f"a reply by {a.by} says \"{a.evidence}\", but {why}: it was not taken as the "
                                "series' state")

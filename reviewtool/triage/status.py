@@ -129,6 +129,7 @@ def classify(review) -> Classification:
                         "reviewed": len(reviewed), "total": len(series.patches), "by": list(reviewers),
                         "missing": unreviewed})
 
+    reasons += [{"code": "claim", **c} for c in getattr(review, "reply_claims", ())]
     if settled is not None:
         reasons.insert(0, {"code": "state", **review.reply_state})
     if settled is not None:
