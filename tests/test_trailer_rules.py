@@ -239,7 +239,7 @@ def test_fixes_format_variants(tmp_path, check_json):
     assert '`Fixes: 1a2b3c4d5e6f ("net: foo: add queue teardown")`' in upper["advice"]
     wrapped = by_line['Fixes: 0123456789ab ("net: foo: a subject that someone']
     assert "wrapped" in wrapped["message"]
-    assert '`Fixes: 0123456789ab ("net: foo: a subject that someone wrapped")`' in wrapped["advice"]
+    assert 'one line: `Fixes: 0123456789ab ("net: foo: a subject that someone wrapped")`' in wrapped["advice"]
     assert by_line["Fixes: 0123456789ac (\u201cnet: foo: curly\u201d)"]["severity"] == "info"
 
 

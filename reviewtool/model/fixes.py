@@ -15,6 +15,7 @@ from .series import Patch, Trailer
 _VALUE_RE = re.compile(r"^\s*(?:commit\s+)?(?P<sha>[0-9a-fA-F]{4,64})(?![0-9a-zA-Z])\s*(?P<rest>.*?)\s*$", re.I)
 _OPEN_QUOTES = "\"'\u201c\u2018\u201e"
 _CLOSE_QUOTES = "\"'\u201d\u2019\u201c"
+_CLOSING_RE = re.compile("[" + _CLOSE_QUOTES + "]\\)")  # a quote, then the parenthesis closing the subject
 
 
 @dataclass(frozen=True)
@@ -36,9 +37,10 @@ def parse_fixes_value(value: str) -> tuple[str | None, str | None]:
         return None, None
     rest = m.group("rest").strip()
     if rest.startswith("("):
-        rest = rest[1:]
-        if rest.endswith(")"):
-            rest = rest[:-1]
+        # What follows the closing parenthesis is a comment (`("ss: add SCTP") # sctp`), not subject.
+        close = [c.start() for c in _CLOSING_RE.finditer(rest)]
+        end = close[-1] + 1 if close else (len(rest) - 1 if rest.endswith(")") else len(rest))
+        rest = rest[1:end]
     rest = rest.strip()
     if rest[:1] and rest[0] in _OPEN_QUOTES:
         rest = rest[1:]

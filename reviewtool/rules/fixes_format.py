@@ -104,6 +104,11 @@ def check_fixes_line(line: str, following: str | None = None) -> FixesCheck | No
 
 
 def _advice(check: FixesCheck) -> str:
+    regenerate = f"`git log -1 --abbrev=12 --format='Fixes: %h (\"%s\")' {check.sha.lower()}`"
+    if check.corrected and any("wrapped" in p for p in check.problems):
+        # the lines were joined at a space; a break inside a word ("Compensat" + "ion") only the
+        # repository can mend
+        return f"Put it on one line: `{check.corrected}`, or regenerate it with {regenerate} if the break split a word."
     if check.corrected:
         return f"Replace it with `{check.corrected}`."
     return ("Regenerate it from the repository: "
