@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -207,3 +208,20 @@ def test_stdin_over_the_limit_is_refused_without_being_read_whole(b4check, monke
 
     assert main(["b4-check"]) == 2
     assert reads and all(0 <= n <= 1001 for n in reads)  # never "all of it"
+
+
+def test_a_patch_the_tree_has_is_already_applied_not_failing_to_apply(b4check, repo_and_patches):
+    """HEAD (the work branch) holds the fix and a later change of its line: `git format-patch -1
+    --stdout` of the fix no longer applies, because the tree has it. One finding, already-applied,
+    with the commit. The near miss: the same patch on context the tree never had fails to apply
+    and is in no commit."""
+    repo, _ = repo_and_patches
+    patch = repo.git("format-patch", "-1", "--stdout", "work~2", raw=True)
+    repo.commit("foo: rename the label\n\nSigned-off-by: Jane Dev <jane@example.org>\n",
+                repo.edit("drivers/net/ethernet/foo/foo_main.c", "goto free_queue;", "goto out_free;"))
+    res = b4check(patch.encode(), "--format", "checkpatch", "--repo", str(repo.path))
+    assert "already-applied" in res.out and "does-not-apply" not in res.out
+    broken = patch.replace("foo_hw_init", "foo_hw_never_written").replace("of foo_open", "of foo_stop")
+    broken = re.sub(r"(?m)^index \S+", "index 1111111..2222222", broken)  # no blob to merge with
+    res = b4check(broken.encode(), "--format", "checkpatch", "--repo", str(repo.path))
+    assert "does-not-apply" in res.out and "already-applied" not in res.out

@@ -4,6 +4,7 @@ is any patch already in the target tree."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from .helpers import declared_ref
 from .registry import Hit, Severity, rule
@@ -140,6 +141,7 @@ def does_not_apply(series, ctx):
     on the tree's head, nothing else about it can be merged or tested, and CI reports
     "Failed to apply". Applied in a scratch index; the repository is not touched.
     Source: kernel-rules BASE-APPLIES; NIPA apply ("Patch does not apply to <tree>").
+    A patch that fails because the tree already has it is already-applied's, not this rule's.
     Bad:
       patch 2/3 fails on net/core/dev.c at base-commit and at net/main
     Good:
@@ -166,6 +168,8 @@ def does_not_apply(series, ctx):
     if not tried:
         return
     first_label, first = tried[0]
+    if first.failed_patch in {p.counter for p, _, _, _ in applied_patches(series, ctx)}:
+        return  # it fails because the tree has it already: already-applied says so, with the commit
     authoritative = any(a for _, _, a in _apply_targets(series, ctx))
     yield Hit(f"patch {first.failed_patch} does not apply on {first_label}"
               + (f" ({first.failed_file})" if first.failed_file else ""),
@@ -187,22 +191,33 @@ def already_applied(series, ctx):
     Good:
       [PATCH net v2 1/1] foo: fix y     (the applied patch dropped)
     """
+    for p, hit, how, label in applied_patches(series, ctx):
+        yield Hit(f"already in {label} as {short(hit.sha)} ({how})", patch=p.counter,
+                  evidence=(p.subject.raw, f'commit {short(hit.sha)} ("{hit.subject}") by {hit.author}'),
+                  advice=f"Drop this patch from the series: it is already in {label}. If it was changed on purpose, "
+                         "make that a follow-up patch on top.")
+
+
+def applied_patches(series, ctx) -> list[tuple[Any, Any, str, str]]:
+    """(patch, the commit that holds it, how it was matched, the tree's label) for each patch the
+    target tree already has: the same patch-id, else the same subject and author."""
     hist = ctx.history
     tree = declared_ref(series, ctx)
+    out: list[tuple[Any, Any, str, str]] = []
     # lint reviews commits that HEAD already holds: there "applied" means in the upstream it names.
     upstream = ctx.setting("upstream_head")
     head = tree.sha if tree and tree.sha else (upstream or hist.head)
     if head is None:
-        return
+        return out
     label = f"{tree.name} ({tree.ref})" if tree and tree.sha else (f"the upstream ({short(upstream)})" if upstream
                                                                    else "HEAD")
     patches = [p for p in series.patches if p.diff.text.strip()]
     paths = sorted({f.path for p in patches for f in p.diff.files if not f.unsafe_path})
     if not patches or not paths:
-        return
+        return out
     res = _base(series, ctx)
     if res is not None and res.found and res.sha == head:
-        return  # the series sits on the tree's head (lint, usually): nothing was applied since
+        return out  # the series sits on the tree's head (lint, usually): nothing was applied since
     span = f"{res.sha}..{head}" if res is not None and res.found else head
     # Both read the same range: the commit log runs on the other core while patch-ids are made.
     pending = hist.start_commits(span, paths=paths, limit=2000, no_merges=True)
@@ -218,9 +233,6 @@ def already_applied(series, ctx):
         if hit is None:
             hit = by_subject.get((p.subject.summary.strip().lower(), p.author.email.lower()))
             how = "the same subject and author"
-        if hit is None:
-            continue
-        yield Hit(f"already in {label} as {short(hit.sha)} ({how})", patch=p.counter,
-                  evidence=(p.subject.raw, f'commit {short(hit.sha)} ("{hit.subject}") by {hit.author}'),
-                  advice=f"Drop this patch from the series: it is already in {label}. If it was changed on purpose, "
-                         "make that a follow-up patch on top.")
+        if hit is not None:
+            out.append((p, hit, how, label))
+    return out
