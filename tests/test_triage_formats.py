@@ -195,3 +195,15 @@ def test_only_tags_a_profile_knows_as_trees_are_trees(tmp_path, cli):
     # AUTOSEL is stable review: kept out of the queue, counted by kind
     assert [s["tree"] for s in report["series"]] == ["net"]
     assert report["totals"]["not_series"] == {"stable-review": 1}
+
+
+def test_a_series_the_maintainers_marked_superseded_is_still_counted_as_a_series(tmp_path, cli):
+    """totals.series counts what the progress bar and the store count: the series triaged; a
+    superseded status set by a maintainer's reply is one of them (an earlier revision is not)."""
+    patch = series_mails(1, cover=False, tree="wireless-next", subjects={1: "wifi: foo: fix bar"})
+    patch[0].to = "linux-wireless@vger.kernel.org"
+    answer = Mail("Re: " + patch[0].subject, "> x\n\nPatch set to Superseded.\n\n-- \nhttps://patchwork.kernel.org/"
+                  "project/linux-wireless/patch/x/\n", sender="Kalle Valo <kvalo@kernel.org>",
+                  in_reply_to="20261102100000.1000-0-jane@s.example")
+    data = run(cli, write(tmp_path, thread(*patch, answer, domain="s.example")), "--format", "json").json
+    assert data["counts"]["superseded"] == 1 and data["totals"]["series"] == 1

@@ -59,7 +59,10 @@ def build_report(spool: Spool, grouping: Grouping, opts: TriageOptions, *, input
         "stale_days": opts.stale_days,
         "sort": order,
         "inputs": inputs,
-        "totals": {"messages": grouping.messages, "series": len(spool.summaries) - counts["superseded"],
+        # the series triaged, as the progress bar and the store count them less those that could not
+        # be built (listed as skipped): one the maintainers marked superseded is one of them, an
+        # earlier revision is a row, not a series
+        "totals": {"messages": grouping.messages, "series": len(grouping.series) - len(skipped),
                    "superseded": counts["superseded"], "skipped": len(skipped),
                    "orphan_replies": len(grouping.orphans), "other_threads": grouping.other_threads,
                    "not_series": dict(grouping.kinds)},
