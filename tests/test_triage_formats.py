@@ -207,3 +207,14 @@ def test_a_series_the_maintainers_marked_superseded_is_still_counted_as_a_series
                   in_reply_to="20261102100000.1000-0-jane@s.example")
     data = run(cli, write(tmp_path, thread(*patch, answer, domain="s.example")), "--format", "json").json
     assert data["counts"]["superseded"] == 1 and data["totals"]["series"] == 1
+
+
+def test_html_says_each_reason_a_check_was_skipped_once(tmp_path, cli):
+    """Twelve checks need a repository: the page says "no repository given" once and names them."""
+    archive = write(tmp_path, thread(*series_mails(2, tree="net"), domain="h.example"))
+    out = tmp_path / "report.html"
+    res = cli("triage", str(archive), "--now", NOW, "--no-store", "--format", "html", "-o", str(out))
+    assert res.code in (0, 1), res.err
+    html = out.read_text()
+    assert html.count("no repository given (use --repo PATH, or run inside one)") == 1
+    assert "does-not-apply, " in html or "does-not-apply<" in html  # the checks are named after it
