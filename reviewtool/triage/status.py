@@ -6,8 +6,9 @@ Statuses, first match wins (a series gets exactly one; every reason found is kep
   for the tree, or not applicable), superseded (set so by the maintainers);
 - incomplete: patches of the series did not reach the archive (or only the cover letter did);
 - wrong-tree: the tree verdict (reviewtool/verdict.py) says the series is aimed at the wrong tree;
-- needs-revision: error-level findings, or a reviewer asked for changes in words ("changes
-  requested"; the author's own replies do not count);
+- needs-revision: error-level findings, a reviewer asked for changes in words ("changes
+  requested", or a `change-request` phrase not followed by that reviewer's Reviewed-by/Acked-by;
+  the author's own replies do not count), or the author took the posting back (`withdrawal`);
 - ready: complete, every patch reviewed or acked by someone other than its author, no errors
   (and it applies, when a repository was given: a failed apply check is an error finding);
 - needs-review: everything else.
@@ -71,18 +72,60 @@ def review_coverage(series: Series) -> tuple[tuple[int, ...], tuple[str, ...]]:
 
 
 def changes_requested(series: Series) -> dict[str, Any] | None:
-    """The first reply, not from the series' author, that asks for changes."""
+    """The first reply, not from the series' author, that asks for changes: "changes requested",
+    or a request for another posting or a change (the `change-request` phrases), unless its
+    sender gave a Reviewed-by/Acked-by in it or later (the request was met, or was a nit)."""
+    from ..context.phrases import meaning, sentences
     from ..rules.helpers import same_person
 
     first: Patch | None = series.first
+    asks = meaning("change-request")
     for r in series.replies:
         if first is not None and (same_person(r.author, first.author) or same_person(r.author, first.sender)):
             continue
         m = _CHANGES_RE.search(r.body)
-        if m:
-            return {"code": "asked-for-changes", "by": str(r.author), "msgid": r.msgid,
-                    "evidence": m.group(0).strip(), "patch": r.counter}
+        hit = None if m else asks.first(sentences(r.body.splitlines()))
+        if m is None and hit is None:
+            continue
+        if hit is not None and _reviewed_since(series, r):
+            continue
+        return {"code": "asked-for-changes", "by": str(r.author), "msgid": r.msgid,
+                "evidence": m.group(0).strip() if m else _quote(hit.text), "patch": r.counter}
     return None
+
+
+def withdrawn(series: Series) -> dict[str, Any] | None:
+    """The author's own reply that takes the posting back (the `withdrawal` phrases)."""
+    from ..context.phrases import meaning, sentences
+    from ..rules.helpers import same_person
+
+    first: Patch | None = series.first
+    takes_back = meaning("withdrawal")
+    for r in series.replies:
+        if first is None or not (same_person(r.author, first.author) or same_person(r.author, first.sender)):
+            continue
+        hit = takes_back.first(sentences(r.body.splitlines()))
+        if hit is not None:
+            return {"code": "withdrawn", "by": str(r.author), "msgid": r.msgid, "evidence": _quote(hit.text),
+                    "patch": r.counter}
+    return None
+
+
+def _reviewed_since(series: Series, asked) -> bool:
+    """The person who asked gave a review trailer in that reply or a later one."""
+    from ..rules.helpers import same_person
+
+    for r in series.replies:
+        if not same_person(r.author, asked.author) or (r.date and asked.date and r.date < asked.date):
+            continue
+        if any(t.key in REVIEW_TRAILERS for t in r.trailers):
+            return True
+    return False
+
+
+def _quote(sentence: str) -> str:
+    words = " ".join(sentence.split())
+    return words if len(words) <= 120 else words[:117] + "..."
 
 
 def _verdict_status(review) -> tuple[str | None, str | None]:
@@ -120,6 +163,10 @@ def classify(review) -> Classification:
     asked = changes_requested(series) if settled is None else None  # a settled state says it already
     if asked:
         reasons.append(asked)
+    taken_back = withdrawn(series) if settled is None else None
+    if taken_back:
+        reasons.append(taken_back)
+        asked = asked or taken_back
     applied = [f for f in review.findings if f.rule == "already-applied"]
     if applied:
         reasons.append({"code": "already-applied", "evidence": applied[0].message})

@@ -1,0 +1,57 @@
+"""A reviewer's request for a change or another posting, in their own words, is an act triage reads:
+the series needs a revision, never "apply it". Near misses: the author's own words, a maintainer
+who fixes it up while applying, a request the reviewer then acks, a quoted request."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from mailfactory import Mail, patch_body, thread, write
+
+T0 = datetime(2026, 11, 2, 10, tzinfo=timezone.utc)
+
+
+def _status(tmp_path, cli, *replies: tuple[str, str]) -> dict:
+    patch = Mail("[PATCH net-next] foo: add the bar counter",
+                 patch_body(trailers="Signed-off-by: Jane Developer <jane@example.org>"), msgid="p@example.org")
+    mails = [patch] + [Mail("Re: [PATCH net-next] foo: add the bar counter", body, sender=who, in_reply_to="p@example.org",
+                            msgid=f"r{i}@example.org", date=T0 + timedelta(hours=i + 1))
+                       for i, (who, body) in enumerate(replies)]
+    res = cli("triage", str(write(tmp_path, thread(*mails, start=T0))), "--no-store", "--now", "2026-11-03",
+              "--format", "json", "--select", "series", "--select", "signoff")
+    (item,) = res.json["series"]
+    return item
+
+
+REVIEWER = "Rita Reviewer <rita@example.org>"
+
+
+def test_a_reviewers_request_for_another_posting_needs_a_revision(tmp_path, cli):
+    item = _status(tmp_path, cli, (REVIEWER, "> +\tbar++;\n\nThis races with the reset path; please send a v2 "
+                                             "that takes the lock.\n"))
+    asked = [r for r in item["reasons"] if r["code"] == "asked-for-changes"]
+    assert item["status"] == "needs-revision" and asked[0]["by"] == REVIEWER
+    assert "please send a v2" in asked[0]["evidence"]
+
+
+def test_a_request_then_an_ack_from_the_reviewer_is_met(tmp_path, cli):
+    item = _status(tmp_path, cli, (REVIEWER, "> +\tbar++;\n\nCould you rename it to bar_count?\n"),
+                   (REVIEWER, "> Could you rename it?\n\nFine as is, after all.\n\nReviewed-by: Rita Reviewer <rita@example.org>\n"))
+    assert item["status"] == "ready"
+
+
+def test_near_misses_ask_nothing_of_the_author(tmp_path, cli):
+    own = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", "Thanks for looking, it is fine as it is.\n"))
+    assert not [r for r in own["reasons"] if r["code"] in ("asked-for-changes", "withdrawn")]
+    quoted = _status(tmp_path, cli, (REVIEWER, "> please send a v2\n\nNo need, this is fine.\n\n"
+                                               "Reviewed-by: Rita Reviewer <rita@example.org>\n"))
+    assert quoted["status"] == "ready"
+    fixed_up = _status(tmp_path, cli, (REVIEWER, "Please fix the typo in the subject while applying.\n"))
+    assert not [r for r in fixed_up["reasons"] if r["code"] == "asked-for-changes"]
+
+
+def test_the_authors_withdrawal_is_no_patch_to_apply(tmp_path, cli):
+    item = _status(tmp_path, cli, (REVIEWER, "Looks good.\n\nReviewed-by: Rita Reviewer <rita@example.org>\n"),
+                   ("Jane Developer <jane@example.org>", "Please drop this patch; I will send a v2 with another approach.\n"))
+    (taken,) = [r for r in item["reasons"] if r["code"] == "withdrawn"]
+    assert item["status"] == "needs-revision" and taken["by"] == "Jane Developer <jane@example.org>"
