@@ -58,6 +58,7 @@ def test_plain_words_of_the_netfilter_and_intel_maintainers():
         "Series applied, thanks!": ("plain-applied", "applied"),
         "Applied, thanks Thomas": ("plain-applied", "applied"),
         "Patch applied after fixing up the above typo.": ("plain-applied", "applied"),
+        "Patch applied, thanks for your review.": ("plain-applied", "applied"),
         "I have just pushed it out, thanks.": ("plain-pushed", "applied"),
         "This doesn't apply.": ("plain-changes", "changes-requested"),
         "Please rebase and resend.": ("plain-changes", "changes-requested"),
