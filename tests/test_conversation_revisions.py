@@ -49,3 +49,37 @@ def test_two_patches_naming_two_functions_stay_two_series(tmp_path, check_json):
     res = check_json(write(tmp_path, reg + "\n" + rfreg))
     assert res.json["series"]["earlier_revisions"] == [] and "version-not-bumped" not in res.rules()
     assert len(_other_series(res)) == 1
+
+
+def _triage(cli, path):
+    res = cli("triage", str(path), "--no-store", "--now", "2026-12-01", "--format", "json")
+    assert res.code in (0, 1), res.err
+    return res.json
+
+
+def _series(version: int, day: int, tag: str, subjects: dict[int, str], n: int) -> str:
+    from mailfactory import series_mails
+
+    mails = series_mails(n, tree="iwl-next", version=version, subjects=subjects,
+                         bodies={i: patch_body(diff=hunk_diff(f"drivers/net/ethernet/intel/ice/f{i}.c", ["\treturn 0;"],
+                                                              [f"\treturn ice_{i}({version});"])) for i in range(1, n + 1)})
+    return thread(*mails, start=START + timedelta(days=day), domain=f"{tag}.example.org")
+
+
+SUBJECTS = {1: "ice: fix the reset path", 2: "ice: restore the timestamp config"}
+
+
+def test_numbering_that_starts_again_makes_the_newest_posting_current(tmp_path, cli):
+    """An internal v4, then "resend it as v1" and a v2: the v2 is triaged, the v4 is superseded."""
+    text = "\n".join([_series(4, 0, "a", SUBJECTS, 2), _series(1, 10, "b", SUBJECTS, 2), _series(2, 20, "c", SUBJECTS, 2)])
+    report = _triage(cli, write(tmp_path, text))
+    (current,) = [s for s in report["series"] if s["status"] != "superseded"]
+    assert current["revision"] == 2 and sorted(x["revision"] for x in current["superseded"]) == [1, 4]
+
+
+def test_a_patch_split_out_later_is_no_restart(tmp_path, cli):
+    """The near miss: v3 of two patches, then one of them alone as [PATCH]: v3 stays current."""
+    text = "\n".join([_series(3, 0, "a", SUBJECTS, 2), _series(1, 10, "b", {1: SUBJECTS[1]}, 1)])
+    report = _triage(cli, write(tmp_path, text))
+    revisions = sorted(s["revision"] for s in report["series"] if s["status"] != "superseded")
+    assert 3 in revisions

@@ -102,11 +102,15 @@ def _review_with_reply(tmp_path, cli, reply_from: str, reply_date: str, body: st
     return (res.json.get("state") or {}).get("state"), [n for n in notes if "not taken" in n]
 
 
-def test_pw_bot_counts_from_someone_the_patch_was_sent_to_not_from_a_stranger(tmp_path, cli):
+def test_pw_bot_counts_from_someone_in_the_conversation_not_from_a_strangers_bare_command(tmp_path, cli):
     state, ignored = _review_with_reply(tmp_path, cli, "Rita Reviewer <rita@example.org>", "Tue, 3 Mar 2026 10:00:00 +0000")
     assert state == "changes-requested" and not ignored
-    state, ignored = _review_with_reply(tmp_path, cli, "Mallory <mallory@evil.example>", "Tue, 3 Mar 2026 10:00:00 +0000")
-    assert state != "changes-requested" and "was not sent the series" in ignored[0]
+    # a stranger's bare command is mail only to drive the bot; with review words, a reviewer's
+    state, ignored = _review_with_reply(tmp_path, cli, "Mallory <mallory@evil.example>", "Tue, 3 Mar 2026 10:00:00 +0000",
+                                        body="pw-bot: cr\n")
+    assert state != "changes-requested" and "sent the command alone" in ignored[0]
+    state, ignored = _review_with_reply(tmp_path, cli, "Vera Reviewer <vera@example.net>", "Tue, 3 Mar 2026 10:00:00 +0000")
+    assert state == "changes-requested" and not ignored
 
 
 def test_a_reply_dated_before_the_patch_settles_nothing(tmp_path, cli):

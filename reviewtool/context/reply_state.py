@@ -109,19 +109,21 @@ def not_counted(action: ReplyAction, answered, is_applier: Callable[[Address], b
     answers (a model Patch), when known.
     - a reply dated before the mail it answers was written before it, or lies about its date;
     - an applier's form (plain "Applied", a NAK) counts from someone who applies for the tree;
-    - a thread command (netdev's `pw-bot: cr`) from the patch's author, such a maintainer or
+    - a thread command (netdev's `pw-bot: cr`) from the patch's author, such a maintainer,
       someone the series was sent to (maintainer-netdev: "the author ..., MAINTAINERS entries and
-      senior reviewers", whom get_maintainer puts in To/Cc); `people`: the author and sender
-      addresses and those of To/Cc."""
+      senior reviewers", whom get_maintainer puts in To/Cc), or a reviewer whose reply says why
+      (words above the command): a command sent alone by anyone else is mail "only to drive the
+      bot"; `people`: the author and sender addresses and those of To/Cc."""
     posted = getattr(answered, "date", None)
     if posted is not None and action.date is not None and _earlier(action.date, posted - CLOCK_SKEW):
         return f"it is dated {action.date:%Y-%m-%d %H:%M}, before the mail it answers ({posted:%Y-%m-%d %H:%M})"
     if action.needs_applier and not is_applier(action.by):
         return (f"{action.by.email or action.by.name} is not known to apply patches for this tree (the profile's "
                 "[replies] appliers, or a MAINTAINERS M: of its files with --repo)")
-    if action.trust == "thread" and not is_applier(action.by) and action.by.email.lower() not in people:
-        return (f"{action.by.email or action.by.name} is not the patch's author, was not sent the series and is not "
-                "known to apply patches for this tree: such commands count only from those")
+    if action.trust == "thread" and not is_applier(action.by) and action.by.email.lower() not in people \
+            and not action.reason_line:
+        return (f"{action.by.email or action.by.name} sent the command alone, and is not the patch's author, was not "
+                "sent the series and is not known to apply patches for this tree")
     return None
 
 

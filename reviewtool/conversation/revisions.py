@@ -71,6 +71,9 @@ class PatchThread:
     def newest_patch_date(self) -> float:
         return self._newest
 
+    def first_patch_date(self) -> float:
+        return min((h.date or 0.0 for h, _ in self.patches), default=0.0)
+
     @cached_property
     def _newest(self) -> float:  # read once the thread has its patches, as `files` is
         return max((h.date or 0.0 for h, _ in self.patches), default=0.0)
@@ -226,6 +229,26 @@ def families(threads: list[PatchThread]) -> list[list[PatchThread]]:
         for k in keys:
             owner[k] = home
     return [f.threads for f in fams]
+
+
+def restarted(fam: list[PatchThread]) -> list[PatchThread]:
+    """The postings of a family numbered afresh: begun after the last patch of its highest
+    revision, the first of them carrying most of that revision's patches ("resend it as v1" after
+    an internal v4, as intel-wired-lan asks). Empty when the numbering never started again; a
+    patch split out of the series and posted alone later is no restart."""
+    top = max(fam, key=lambda t: (t.top, t.newest_patch_date()))
+    later = sorted((t for t in fam if t.first_patch_date() > top.newest_patch_date()), key=lambda t: t.first_patch_date())
+    wanted = {s.summary for _, s in top.patches if s.counter != 0}
+    if not later or not wanted:
+        return []
+    kept = {s.summary for _, s in later[0].patches if s.counter != 0} & wanted
+    return later if 2 * len(kept) > len(wanted) else []
+
+
+def current_posting(fam: list[PatchThread]) -> PatchThread:
+    """The posting of a family that is current: its highest revision (the newest posting of it),
+    counted among the postings numbered afresh when the numbering started again (restarted)."""
+    return max(restarted(fam) or fam, key=lambda t: (t.top, t.newest_patch_date()))
 
 
 def root_of(t: PatchThread) -> MailHead:

@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from ..conversation.revisions import PatchThread, by_kind, families, joined, patch_families, threads_of
+from ..conversation.revisions import (PatchThread, by_kind, current_posting, families, joined, patch_families,
+                                      restarted, threads_of)
 from ..mail.subject import parse_subject
 from ..sources.index import MailHead, MailRef
 
@@ -73,12 +74,16 @@ def _superseded_entry(t: PatchThread, revision: int, why: str) -> Superseded:
 
 
 def _family_group(key: int, fam: list[PatchThread]) -> SeriesGroup:
-    chosen = max(fam, key=lambda t: (t.top, t.newest_patch_date()))
+    chosen = current_posting(fam)
     newest = chosen.top
     selected = [chosen]
     superseded: list[Superseded] = []
+    fresh = restarted(fam)
     for t in fam:
         if t is chosen:
+            continue
+        if fresh and t not in fresh:  # the old numbering: listed, not read (its v3 is not this v3)
+            superseded += [_superseded_entry(t, r, "older-revision") for r in sorted(t.revisions)]
             continue
         # Every posting of the family is read with it: the revision rules compare them (a resend
         # that changed is version-not-bumped), and what the replies settled for each is reported.
