@@ -81,7 +81,12 @@ def _assert_lkml_reply(text: str, data: dict) -> None:
         assert len(line) <= 72 or line.startswith(">") or " " not in line.strip(), line
     quoted = {line[2:].strip() for line in body if line.startswith("> ")}
     prose = " ".join(" ".join(body).split())
+    # a reply to the author: the notes and the steps meant for whoever applies are the maintainer's
+    assert not re.search(r"when applying|before applying|review it yourself", prose, re.I)
     for f in data["findings"]:
+        if f["severity"] == "info":
+            assert f"[{f['severity']}: {f['rule']}]" not in body
+            continue
         assert f"[{f['severity']}: {f['rule']}]" in body
         for e in f["evidence"]:
             for line in e.split("\n"):
@@ -246,3 +251,13 @@ def test_rich_markup_in_any_mail_field_is_inert(tmp_path, cli, fmt):
     assert cli("check", path, "--format", fmt, "--output", out).code == shown.code
     if fmt != "markdown":  # markdown shows it escaped or in a code span
         assert "[/red]" in shown.out and "[/red]" in out.read_text(encoding="utf-8")
+
+
+def test_advice_for_the_author_drops_what_only_the_applier_can_do():
+    from reviewtool.render.env import for_author
+
+    assert for_author("Write it as `Reviewed-by: Rob <rob@example.net>`. Correct it when applying the patch.") == \
+        "Write it as `Reviewed-by: Rob <rob@example.net>`."
+    assert for_author("Get a review of 3/3 before applying, or review it yourself.") == ""
+    # the near miss: advice the author can follow stays whole
+    assert for_author("Add a Fixes tag naming the commit that broke it.") == "Add a Fixes tag naming the commit that broke it."

@@ -115,6 +115,17 @@ def by_reason(not_checked: list[str]) -> list[tuple[str, list[str]]]:
     return list(groups.items())
 
 
+# Advice sentences addressed to whoever applies the patch ("Correct it when applying", "review it
+# yourself"): a reply to the author leaves them out, the author cannot act on them.
+_APPLIER_SENTENCE_RE = re.compile(r"[^.]*\b(?:when applying|while applying|before applying|review it yourself|"
+                                  r"review the code yourself|pick up the reply trailers)\b[^.]*(?:\.(?=\s|$)|$)\s*", re.I)
+
+
+def for_author(value: object) -> str:
+    """Advice as the author should read it: the sentences meant for the applier taken out."""
+    return _APPLIER_SENTENCE_RE.sub("", str(value)).strip()
+
+
 def mail_header(value: object, name: str, width: int = 72) -> str:
     """`Name: value` folded at `width` columns (RFC 5322), non-ASCII text RFC 2047-encoded."""
     import email.policy
@@ -166,7 +177,7 @@ def environment(autoescape: bool = False) -> "jinja2.Environment":
                              finalize=finalize, bytecode_cache=_code_cache(jinja2, options), **options)
     env.filters.update(clean=strip_controls, r=rich_text, md=md_text, mdprose=md_prose, mdcode=md_code,
                        wrap72=wrap, quote=quote, sentence=sentence, mail_header=mail_header, mdblock=md_block,
-                       by_reason=by_reason)
+                       by_reason=by_reason, for_author=for_author)
     return env
 
 
