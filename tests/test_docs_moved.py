@@ -147,6 +147,10 @@ EDITS: list[tuple[str, str]] = [
      "The profile is chosen by, in order: `--profile NAME` (or `--profile FILE`, a [profile file](#a-profile-in-a-file));"),
     ("or `profile = \"NAME\"` in `.reviewtool.toml`);", "or `profile = \"NAME\"` in `.reviewtool.toml`; either may name a profile file);"),
     ("reviewtool/context/  profiles, history (batched git)", "reviewtool/context/  profiles (+ profile_read: a TOML table read into a Profile; profile_select: which profile reviews a series; profile_file: a profile read from a file, --profile FILE), history (batched git)"),
+    # Issue 31 (new-user trips): the email reply leaves out what is for the maintainer.
+    ("(a note for the maintainer, not for the author).", "(a note for the maintainer, not for the author), nor are the "
+     "notes of severity info, a next step that rests on one, or advice only the person applying can follow "
+     "(\"Correct it when applying\")."),
 ]
 
 # Headings renamed: old -> new (a heading must be a heading of some page, not just a phrase in one).
