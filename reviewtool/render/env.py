@@ -117,13 +117,15 @@ def by_reason(not_checked: list[str]) -> list[tuple[str, list[str]]]:
 
 # Advice sentences addressed to whoever applies the patch ("Correct it when applying", "review it
 # yourself"): a reply to the author leaves them out, the author cannot act on them.
-_APPLIER_SENTENCE_RE = re.compile(r"[^.]*\b(?:when applying|while applying|before applying|review it yourself|"
-                                  r"review the code yourself|pick up the reply trailers)\b[^.]*(?:\.(?=\s|$)|$)\s*", re.I)
+_APPLIER_WORDS_RE = re.compile(r"\b(?:when applying|while applying|before applying|review it yourself|"
+                               r"review the code yourself|pick up the reply trailers)\b", re.I)
+_SENTENCE_BREAK_RE = re.compile(r"(?<=\.)\s+")
 
 
 def for_author(value: object) -> str:
     """Advice as the author should read it: the sentences meant for the applier taken out."""
-    return _APPLIER_SENTENCE_RE.sub("", str(value)).strip()
+    return " ".join(part for part in _SENTENCE_BREAK_RE.split(str(value).strip())
+                    if not _APPLIER_WORDS_RE.search(part))
 
 
 def mail_header(value: object, name: str, width: int = 72) -> str:
