@@ -55,3 +55,13 @@ def test_the_authors_withdrawal_is_no_patch_to_apply(tmp_path, cli):
                    ("Jane Developer <jane@example.org>", "Please drop this patch; I will send a v2 with another approach.\n"))
     (taken,) = [r for r in item["reasons"] if r["code"] == "withdrawn"]
     assert item["status"] == "needs-revision" and taken["by"] == "Jane Developer <jane@example.org>"
+
+
+def test_the_author_agreeing_to_change_it_is_a_revision_to_come(tmp_path, cli):
+    item = _status(tmp_path, cli, (REVIEWER, "> +\tbar++;\n\nThis should be an atomic counter.\n"),
+                   ("Jane Developer <jane@example.org>", "> This should be an atomic counter.\n\nMakes sense, I'll change that.\n"))
+    assert item["status"] == "needs-revision"
+    # near misses: a follow-up patch later, or the maintainer-author fixing it up as it is applied
+    for words in ("I will fix that in a follow-up patch.", "I'll fix this up when applying it."):
+        item = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", words + "\n"))
+        assert not [r for r in item["reasons"] if r["code"] == "withdrawn"], words
