@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 
-def edit_distance(a: str, b: str) -> int:
-    """Edits (insert, delete, substitute, swap two neighbours) that turn `a` into `b`, ignoring case."""
+def edit_distance(a: str, b: str, at_most: int | None = None) -> int:
+    """Edits (insert, delete, substitute, swap two neighbours) that turn `a` into `b`, ignoring case.
+    With `at_most`, any distance over it is answered as at_most + 1 without the table: words whose
+    lengths differ by more cannot be that close (a 100 KB subject tag is compared in no time)."""
+    if at_most is not None and abs(len(a) - len(b)) > at_most:
+        return at_most + 1
     a, b = a.lower(), b.lower()
     d = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
     for i in range(1, len(a) + 1):

@@ -102,3 +102,22 @@ def test_a_cover_letter_and_the_most_patches_pass_check_and_triage(tmp_path, cli
     assert res.code == 2 and "has 3 patches" in res.err and "REVIEWTOOL_MAX_PATCHES" in res.err
     res = cli("triage", box, "--format", "json", "--no-store")
     assert res.json["totals"]["series"] == 0 and "has 3 patches" in res.json["skipped"][0]["reason"]
+
+
+def test_a_subject_tag_of_100_kb_is_read_in_linear_time_and_shown_short(tmp_path, cli):
+    """Spelling checks of a tag against the tree names skip words whose lengths cannot be that close."""
+    from mailfactory import Mail, patch_body, thread, write
+
+    path = write(tmp_path, thread(Mail("[PATCH " + "n" * 100_000 + "] foo: fix bar", patch_body())))
+    res = cli("check", str(path), "--format", "json")
+    assert res.code in (0, 1), res.err
+    (tag,) = [f for f in res.json["findings"] if f["rule"] == "tree-tag-missing"]
+    assert len(tag["message"]) < 300
+
+
+def test_edit_distance_is_exact_up_to_its_bound():
+    from reviewtool.textdist import edit_distance
+
+    assert edit_distance("net-next", "net-nxet", at_most=1) == 1  # a swap of neighbours
+    assert edit_distance("net", "net-next", at_most=2) == 3  # over the bound: at_most + 1
+    assert edit_distance("Reviewd-by", "Reviewed-by", at_most=2) == 1

@@ -216,7 +216,8 @@ class Profile:
             alias = self.tree(self.tree_aliases.get(low))
             if alias is not None:
                 return TreeReading(alias, tag, "alias")
-            near = [t for t in self.trees if len(t.name) >= _MIN_SPELLING_LEN and edit_distance(low, t.name) == 1]
+            near = [t for t in self.trees
+                    if len(t.name) >= _MIN_SPELLING_LEN and edit_distance(low, t.name, at_most=1) == 1]
             if len(near) == 1:
                 return TreeReading(near[0], tag, "spelling")
         return None

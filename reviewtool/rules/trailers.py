@@ -236,8 +236,8 @@ def _suggestion(t: Trailer, standard: dict[str, str], ctx) -> tuple[str, str]:
     if t.key == "reported-and-tested-by":
         return ("Reported-and-tested-by joins two standard tags in one (discouraged; applied as it is)",
                 f"`Reported-by: {value}` and `Tested-by: {value}`")
-    best = min(standard.values(), key=lambda s: edit_distance(s, t.name))
-    if edit_distance(best, t.name) <= 2:
+    best = min(standard.values(), key=lambda s: edit_distance(s, t.name, at_most=2))
+    if edit_distance(best, t.name, at_most=2) <= 2:
         return f"non-standard tag {t.name}", f"`{best}: {value}`"
     return (f"non-standard tag {t.name}",
             "one of " + ", ".join(standard.values()) + ", or credit the person in the commit message")

@@ -48,7 +48,9 @@ def tree_tag_missing(series, ctx):
     if not owned:
         return
     names = ", ".join(t.name for t in profile.trees)
-    other = f"; the tag [{subj.tags[0]}] is not one of them" if subj.tags else ""
+    tag = subj.tags[0] if subj.tags else ""
+    shown = tag if len(tag) <= 40 else tag[:37] + "..."  # a tag is a word or two; say so of a longer one
+    other = f"; the tag [{shown}] is not one of them" if subj.tags else ""
     default = profile.tree(profile.untagged.tree) if profile.untagged else None
     if default is not None:  # untagged means this tree: only a patch that goes elsewhere needs a tag
         urgent = [pc for pc in cls.patches if pc.tree and pc.tree != default.name]
