@@ -199,13 +199,13 @@ def _field_lines(block: str) -> list[tuple[str, str]] | None:
     """[(name, the rest of its lines)] of a header block of `\n`-ended lines, each a field line or
     a continuation of one, as the feed parser cuts it; None for a block it would read otherwise
     (a first line that continues nothing, a `From ` line, anything else ends its headers)."""
-    out: list[tuple[str, str]] = []
-    for line in block.split("\n")[:-1]:
-        if line[:1] in (" ", "\t") and out:
-            out[-1] = (out[-1][0], out[-1][1] + "\n" + line)
+    fields: list[tuple[str, list[str]]] = []  # a field's lines are joined once, at the end: a header
+    for line in block.split("\n")[:-1]:       # folded 400,000 times costs what its text costs
+        if line[:1] in (" ", "\t") and fields:
+            fields[-1][1].append(line)
             continue
         m = _FIELD_START_RE.match(line)
         if m is None or line.startswith("From "):
             return None
-        out.append((line[:m.end() - 1], line[m.end():]))
-    return out
+        fields.append((line[:m.end() - 1], [line[m.end():]]))
+    return [(name, "\n".join(lines)) for name, lines in fields]
