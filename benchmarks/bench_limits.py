@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gen_limits import big_mbox, big_thread, deep_reply_chain, huge_patch  # noqa: E402
+from gen_limits import big_mbox, big_thread, deep_reply_chain, folded_header, huge_patch, long_tag  # noqa: E402
 
 
 def run(path: Path) -> tuple[float, int, int, str]:
@@ -49,6 +49,8 @@ def main() -> None:
         (f"thread of {5000 // k} messages", "thread.mbox", lambda p: big_thread(p, 5000 // k)),
         (f"single {20 // k or 2} MB patch", "huge.mbox", lambda p: huge_patch(p, 20 // k or 2)),
         (f"{100 // k} MB mbox", "big.mbox", lambda p: big_mbox(p, 100 // k)),
+        (f"header folded {400000 // k} times", "folded.mbox", lambda p: folded_header(p, 400000 // k)),
+        (f"subject tag of {100000 // k} chars", "tag.mbox", lambda p: long_tag(p, 100000 // k)),
     ]
     env_note = f"python {sys.version.split()[0]}, {os.cpu_count()} cores"
     print(f"# reviewtool size limits ({env_note})")

@@ -63,3 +63,14 @@ def big_mbox(path: Path, megabytes: int) -> None:
             diff = hunk_diff("net/core/dev.c", ["\treturn 0;"], [f"\treturn bar({i});"])
             out.write(_mail(f"[PATCH net] foo: fix bar number {i}", patch_body(diff=diff), f"m{i}@example.org", None, i))
             i += 1
+
+
+def folded_header(path: Path, folds: int) -> None:
+    """One patch whose X-Folded header is folded `folds` times (the header reader's worst case)."""
+    path.write_text(_mail("[PATCH net] foo: fix bar", patch_body(), "folded@example.org", None, 0)
+                    .replace("\nSubject:", "\nX-Folded: a" + "\n b" * folds + "\nSubject:", 1))
+
+
+def long_tag(path: Path, chars: int) -> None:
+    """One patch whose subject tag is `chars` characters long (the tree-spelling check's worst case)."""
+    path.write_text(_mail(f"[PATCH {'n' * chars}] foo: fix bar", patch_body(), "tag@example.org", None, 0))
