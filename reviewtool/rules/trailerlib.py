@@ -7,6 +7,7 @@ these helpers pair them up, so a rule can tell a trailer b4 will apply from one 
 from __future__ import annotations
 
 import re
+import threading
 
 from ..model.series import Patch, Person, Reply, Series, Trailer
 from ..model.trailers import address_problem
@@ -50,13 +51,31 @@ def known_people(series: Series) -> list[Person]:
     return [x for x in people if x.email and address_problem(x.email) is None]
 
 
+def _name_key(name: str) -> str:
+    return re.sub(r"\s+", " ", name.strip().strip('"')).casefold()
+
+
+# The people of the series last asked about, by name: built once per series, not once per trailer
+# (a thread of 19,000 replies asked for every reply's trailers). The series is kept, not its id;
+# one per thread, so a reviewing thread never reads another's.
+_LAST = threading.local()
+
+
+def _people_by_name(series: Series) -> dict[str, dict[str, Person]]:
+    if getattr(_LAST, "series", None) is not series:
+        index: dict[str, dict[str, Person]] = {}
+        for x in known_people(series):
+            index.setdefault(_name_key(x.name), {})[x.email.lower()] = x
+        _LAST.series, _LAST.index = series, index
+    return _LAST.index
+
+
 def address_for(name: str, series: Series) -> Person | None:
     """The one usable address the thread shows for this name, if there is exactly one."""
-    key = re.sub(r"\s+", " ", name.strip().strip('"')).casefold()
+    key = _name_key(name)
     if not key:
         return None
-    found = {x.email.lower(): x for x in known_people(series)
-             if re.sub(r"\s+", " ", x.name.strip().strip('"')).casefold() == key}
+    found = _people_by_name(series).get(key, {})
     return next(iter(found.values())) if len(found) == 1 else None
 
 
