@@ -138,8 +138,12 @@ class Store:
     def _prepare(self) -> None:
         def prepare():
             db = self._db
+            # One read transaction: read apart, another run creating the store between the reads
+            # shows tables without the application id, which looks like another program's file.
+            db.execute("BEGIN")
             app, version = (db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("application_id", "user_version"))
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            db.execute("COMMIT")
             if app != APPLICATION_ID and (app or tables):
                 raise StoreError("not a reviewtool result store (another program's database)")
             self.ours = app == APPLICATION_ID
