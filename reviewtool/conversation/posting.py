@@ -35,14 +35,14 @@ def head_of_message(msg: EmailMessage, position: int, origin: str = "") -> MailH
     # A reply is never a patch to the linker: its body is not read (most mail of an archive).
     text = "" if is_reply_subject(subject) else body_text(msg)
     paths, sketch = scan_text(text.encode("utf-8", "surrogateescape"))
-    parents = tuple(ids_in(header(msg, "In-Reply-To")) + ids_in(header(msg, "References")))
+    irt = ids_in(header(msg, "In-Reply-To"))
+    parents = tuple(irt + ids_in(header(msg, "References")))
     when = msg_date(msg)
     try:
         date = when.timestamp() if when is not None else None
     except (OverflowError, ValueError, OSError):
         date = None
     cid = _CHANGE_ID_RE.search(text)
-    irt = ids_in(header(msg, "In-Reply-To"))
     return MailHead(ref=MailRef(origin, position, 0), msgid=message_id_of(msg) or f"#{position}", parents=parents,
                     in_reply_to=irt[0] if irt else None, subject=subject,
                     sender=header(msg, "From").lower(), date=date, change_id=cid.group(1) if cid else None,

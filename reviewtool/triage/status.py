@@ -76,12 +76,10 @@ def changes_requested(series: Series) -> dict[str, Any] | None:
     or a request for another posting or a change (the `change-request` phrases), unless its
     sender gave a Reviewed-by/Acked-by in it or later (the request was met, or was a nit)."""
     from ..context.phrases import meaning, sentences
-    from ..rules.helpers import same_person
 
-    first: Patch | None = series.first
     asks = meaning("change-request")
     for r in series.replies:
-        if first is not None and (same_person(r.author, first.author) or same_person(r.author, first.sender)):
+        if _by_author(series, r.author):
             continue
         m = _CHANGES_RE.search(r.body)
         hit = None if m else asks.first(sentences(r.body.splitlines()))
@@ -94,15 +92,21 @@ def changes_requested(series: Series) -> dict[str, Any] | None:
     return None
 
 
-def withdrawn(series: Series) -> dict[str, Any] | None:
-    """The author's own reply that takes the posting back (the `withdrawal` phrases)."""
-    from ..context.phrases import meaning, sentences
+def _by_author(series: Series, person: Person) -> bool:
+    """Whether `person` is the series' author or its sender (their replies ask nothing of them)."""
     from ..rules.helpers import same_person
 
     first: Patch | None = series.first
+    return first is not None and (same_person(person, first.author) or same_person(person, first.sender))
+
+
+def withdrawn(series: Series) -> dict[str, Any] | None:
+    """The author's own reply that takes the posting back (the `withdrawal` phrases)."""
+    from ..context.phrases import meaning, sentences
+
     takes_back = meaning("withdrawal")
     for r in series.replies:
-        if first is None or not (same_person(r.author, first.author) or same_person(r.author, first.sender)):
+        if not _by_author(series, r.author):
             continue
         hit = takes_back.first(sentences(r.body.splitlines()))
         if hit is not None:
