@@ -2,7 +2,8 @@
 
 For each stretch (../shared/corpus/lists/*.mbox.gz with its *.states.tsv: what the wireless
 maintainers' patchwork script said of each series), run `reviewtool triage STRETCH --no-store
--f json` and check that every series the TSV lists gets that state, and for `applied` that tree
+-f json` and check that every series the TSV lists gets that state (the status it shows: a NAK
+is changes-requested), and for `applied` that tree
 (the TSV's tree kind, wireless or wireless-next). A series is found where the report shows it:
 a triaged entry (its cover letter or patches), a superseded posting, an earlier posting named in
 a triaged entry's reasons ("earlier-state"), or a reply whose patch is not in the archive. Then
@@ -32,6 +33,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LISTS = ROOT.parent / "shared" / "corpus" / "lists"
+
+
+def _status(st: dict) -> str:
+    """The status a settled state shows (a NAK is changes-requested: reviewtool/verdict_state.py)."""
+    from reviewtool.verdict_state import STATE_STATUS
+
+    return STATE_STATUS.get(st["state"], st["state"])
 
 
 def expected(tsv: Path) -> tuple[dict[str, tuple[str, str]], dict[str, list[str]]]:
@@ -72,8 +80,8 @@ def agreement(report: dict, tsv: Path) -> tuple[int, list[str]]:
         if not places:
             bad.append(f"{series}: {state} {tree}: not in the report")
             continue
-        good = [st for st in stated if st["state"] == state and (state != "applied" or st.get("tree") == tree)]
-        if good and all(st["state"] == state for st in stated):
+        good = [st for st in stated if _status(st) == state and (state != "applied" or st.get("tree") == tree)]
+        if good and all(_status(st) == state for st in stated):
             ok += 1
             continue
         got = "; ".join(f"{w}: {st['state']} {st.get('tree') or st.get('tree_words') or ''}" if st else f"{w}: none"
@@ -94,7 +102,7 @@ def by_state(report: dict, tsv: Path) -> dict[str, tuple[int, int]]:
         stated = [st for _, st in places if st]
         out[state][1] += 1
         if stated:
-            good = all(st["state"] == state for st in stated) and (
+            good = all(_status(st) == state for st in stated) and (
                 state != "applied" or any(st.get("tree") == tree for st in stated))
         else:
             good = state == "changes-requested" and bool(places) and all(w == "superseded" for w, _ in places)

@@ -31,6 +31,7 @@ class Review:
     verdict: Any = None  # verdict.Verdict: status, next step, per-patch classification
     reply_state: dict[str, Any] | None = None  # what the maintainers settled (context/reply_state.state_data)
     reply_claims: tuple[dict[str, Any], ...] = ()  # what others claimed and could not settle (context/reply_state)
+    reply_requests: tuple[dict[str, Any], ...] = ()  # changes asked for, the author's withdrawal (context/reply_acts)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
@@ -211,5 +212,6 @@ def review_series(series: Series, options: ReviewOptions) -> Review:
         state = {**state, "tree": spec.name if spec else None}
     return Review(series=series, profile=ctx.profile, profile_reason=reason, findings=tuple(findings),
                   not_checked=tuple(not_checked), rules_run=tuple(r.name for r in rules),
-                  context_notes=notes, verdict=series_verdict(series, findings, ctx.classification, state),
-                  reply_state=state, reply_claims=ctx.reply_claims)
+                  context_notes=notes,
+                  verdict=series_verdict(series, findings, ctx.classification, state, ctx.reply_requests),
+                  reply_state=state, reply_claims=ctx.reply_claims, reply_requests=ctx.reply_requests)

@@ -8,8 +8,10 @@
                   the diff or the history shows, fix-for-next-only-code, split-series), or one
                   patch touches files of several trees (patch-spans-trees); a
                   tree-mismatch that only raises a doubt the mail cannot settle does not decide
-  needs-revision  at least one error-level finding (the first one decides the next step;
-                  a closed development tree comes first: nothing else matters until it reopens)
+  needs-revision  a reply asked for changes or the author took the posting back
+                  (context/reply_acts.py); else at least one error-level finding (the first one
+                  decides the next step; a closed development tree comes first: nothing else
+                  matters until it reopens)
   ready           no error-level finding: review the code and apply (an RFC: comment on it);
                   a tree doubt comes first in the next step, so the tree is settled before applying
 
@@ -53,10 +55,20 @@ def _is_doubt(f: Finding, classification: Classification | None) -> bool:
     return pc is not None and pc.doubtful
 
 
+def request_step(act: dict) -> str:
+    """The next step when a reply asked for changes or the author took the posting back
+    (context/reply_acts.py)."""
+    if act["code"] == "withdrawn":
+        return f'Wait for the author\'s next posting: {act["by"]} took this one back ("{act["evidence"]}").'
+    return f'Wait for a new revision: {act["by"]} asked for changes ("{act["evidence"]}").'
+
+
 def series_verdict(series: Series, findings: Iterable[Finding],
-                   classification: Classification | None, state: dict | None = None) -> Verdict:
+                   classification: Classification | None, state: dict | None = None,
+                   requests: Iterable[dict] = ()) -> Verdict:
     """The verdict for one reviewed series (see the module docstring); `state`: what the
-    maintainers' replies settled (context/reply_state.state_data), if anything."""
+    maintainers' replies settled (context/reply_state.state_data), if anything; `requests`: what
+    replies ask of the author (context/reply_acts.py)."""
     findings = list(findings)
     patches = classification.patches if classification is not None else ()
     settled = state_verdict(state)
@@ -84,6 +96,9 @@ def series_verdict(series: Series, findings: Iterable[Finding],
                     return Verdict("wrong-tree", f"Resend the whole series as [PATCH {tree}]: {hits[0].message}.",
                                    name, patches)
             return Verdict("wrong-tree", _step(hits[0]), name, patches)
+    requests = list(requests)
+    if requests:  # a reviewer's request or the author's withdrawal outranks what the rules found
+        return Verdict("needs-revision", request_step(requests[0]), "reply", patches)
     errors = [f for f in findings if f.severity is Severity.ERROR]
     if errors:
         first = next((f for name in FIRST_ERRORS for f in errors if f.rule == name), errors[0])

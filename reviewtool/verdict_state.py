@@ -3,9 +3,11 @@ status and next step. Before any finding: once a maintainer applied, rejected or
 series, that is what a reader of the review must know first.
 
   applied            applied (every patch a reply named, or --repo found them all in the tree)
-  changes-requested  a maintainer or reviewer asked for a new revision (patchwork state, pw-bot)
+  changes-requested  a maintainer or reviewer asked for a new revision (patchwork state, pw-bot,
+                     an applier's words), or someone who applies for the tree NAKed it: the
+                     author's move (patchwork's Changes Requested), not a final rejection
   deferred           set aside until later (patchwork Deferred, pw-bot: defer)
-  rejected           rejected, NAKed by someone who applies for the tree, or not applicable
+  rejected           rejected, or not applicable
   superseded         set to Superseded by the maintainers (a newer posting replaces it)
 """
 
@@ -15,7 +17,8 @@ import re
 from typing import Any, Iterable
 
 STATE_STATUS = {"applied": "applied", "changes-requested": "changes-requested", "deferred": "deferred",
-                "rejected": "rejected", "nak": "rejected", "not-applicable": "rejected", "superseded": "superseded"}
+                "rejected": "rejected", "nak": "changes-requested", "not-applicable": "rejected",
+                "superseded": "superseded"}
 _ALREADY_RE = re.compile(r"^already in (?P<tree>.+?) as (?P<sha>[0-9a-f]{7,40})\b")
 
 
@@ -49,11 +52,13 @@ def state_step(s: dict[str, Any]) -> str:
         return step
     if state == "changes-requested":
         return f"Wait for a new revision: changes were requested{_who_when(s)}{reason}."
+    if state == "nak":
+        return f"Wait for another approach: NAKed{_who_when(s)}{reason}; this posting is not applied as it is."
     if state == "deferred":
         return f"Nothing to do now: deferred{_who_when(s)}{reason}; the author reposts it when the tree takes it."
     if state == "superseded":
         return f"Nothing to do: set to superseded{_who_when(s)}{reason}."
-    verb = {"nak": "NAKed", "not-applicable": "set to not applicable"}.get(state, "rejected")
+    verb = {"not-applicable": "set to not applicable"}.get(state, "rejected")
     return f"Nothing to do: {verb}{_who_when(s)}{reason}."
 
 

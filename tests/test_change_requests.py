@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from mailfactory import Mail, patch_body, thread, write
+from mailfactory import Mail, hunk_diff, patch_body, thread, write
 
 T0 = datetime(2026, 11, 2, 10, tzinfo=timezone.utc)
 
@@ -65,3 +65,39 @@ def test_the_author_agreeing_to_change_it_is_a_revision_to_come(tmp_path, cli):
     for words in ("I will fix that in a follow-up patch.", "I'll fix this up when applying it."):
         item = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", words + "\n"))
         assert not [r for r in item["reasons"] if r["code"] == "withdrawn"], words
+
+
+APPLIER = "Jakub Kicinski <kuba@kernel.org>"  # in the netdev profile's [replies] appliers
+
+
+def test_an_appliers_request_settles_changes_requested(tmp_path, cli):
+    """Someone who applies for the tree asking for a v2 is what patchwork's Changes Requested says."""
+    item = _status(tmp_path, cli, (APPLIER, "> +\tbar++;\n\nWould you send a v2 that takes the lock here?\n"))
+    assert item["status"] == "changes-requested", item["reasons"]
+    assert item["state"]["by"] == APPLIER and "send a v2" in item["state"]["reason"]
+    assert item["verdict"]["status"] == "changes-requested"
+    # near miss: the same words from a reviewer who does not apply: an objection, not a state
+    item = _status(tmp_path, cli, (REVIEWER, "> +\tbar++;\n\nWould you send a v2 that takes the lock here?\n"))
+    assert item["status"] == "needs-revision" and item["state"] is None
+    assert item["verdict"]["next_step"].startswith("Wait for a new revision: " + REVIEWER)
+
+
+def test_an_appliers_request_is_never_hidden_as_stale(tmp_path, cli):
+    patch = Mail("[PATCH net-next] foo: add the bar counter",
+                 patch_body(trailers="Signed-off-by: Jane Developer <jane@example.org>"), msgid="p@example.org")
+    ask = Mail("Re: [PATCH net-next] foo: add the bar counter", "Please respin this on top of net-next.\n",
+               sender=APPLIER, in_reply_to="p@example.org", msgid="r@example.org", date=T0 + timedelta(hours=1))
+    quiet = Mail("[PATCH net-next] baz: add the baz counter",
+                 patch_body(diff=hunk_diff("drivers/net/baz/baz.c", ["\treturn 0;"], ["\treturn baz();"])),
+                 msgid="q@example.org", sender="Bob Other <bob@example.org>")
+    path = write(tmp_path, thread(patch, ask, start=T0) + "\n" + thread(quiet, start=T0, domain="b.example.org"))
+    res = cli("triage", str(path), "--no-store", "--now", "2027-03-01", "--format", "json")
+    by_id = {s["msgid"]: s for s in res.json["series"]}
+    assert by_id["p@example.org"]["status"] == "changes-requested"
+    assert by_id["q@example.org"]["status"] == "stale"  # the near miss: nobody settled it
+
+
+def test_a_nak_from_an_applier_waits_for_the_author(tmp_path, cli):
+    item = _status(tmp_path, cli, (APPLIER, "> +\tbar++;\n\nNACK.\n\nThis only hides the race.\n"))
+    assert item["status"] == "changes-requested" and item["state"]["state"] == "nak"
+    assert "NAKed" in item["verdict"]["next_step"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from mailfactory import Mail, hunk_diff, patch_body, thread, write
+from mailfactory import Mail, cover_body, hunk_diff, patch_body, series_mails, thread, write
 
 START = datetime(2026, 11, 2, 10, 0, tzinfo=timezone.utc)
 LINES = [f"\tfoo_reg_write(priv, FOO_REG_{i}, val & 0x{i:02x});" for i in range(8)]
@@ -83,3 +83,60 @@ def test_a_patch_split_out_later_is_no_restart(tmp_path, cli):
     report = _triage(cli, write(tmp_path, text))
     revisions = sorted(s["revision"] for s in report["series"] if s["status"] != "superseded")
     assert 3 in revisions
+
+
+def _reply(subject: str, body: str, to: str, msgid: str, hours: float, sender: str = "Rita Reviewer <rita@example.org>"):
+    return Mail(subject, body, sender=sender, in_reply_to=to, msgid=msgid, date=START + timedelta(hours=hours))
+
+
+def test_a_patch_posted_in_reply_to_a_review_is_a_series_of_its_own(tmp_path, cli):
+    """"I'll post a patch to convert that": a new patch inside the thread of a numbered series is
+    its own series, with the replies under it; the series keeps its own replies."""
+    mails = series_mails(2, tree="net-next")
+    mails[0].msgid, mails[1].msgid, mails[2].msgid = "c@example.org", "p1@example.org", "p2@example.org"
+    review = _reply("Re: [PATCH net-next 1/2] foo: fix thing number 1", "This reverts half of an older fix.\n",
+                    "p1@example.org", "r1@example.org", 1)
+    answer = _reply("Re: [PATCH net-next 1/2] foo: fix thing number 1", "I'll post a patch to convert the rest.\n",
+                    "r1@example.org", "r2@example.org", 2, sender="Jane Developer <jane@example.org>")
+    other = Mail("[PATCH net-next] foo: convert the last users of the old flags",
+                 patch_body(diff=hunk_diff("drivers/net/foo/flags.c", ["\treturn 0;"], ["\treturn FOO_F;"])),
+                 in_reply_to="r2@example.org", msgid="x@example.org", date=START + timedelta(hours=3))
+    applied = _reply("Re: [PATCH net-next] foo: convert the last users of the old flags", "Patch applied, thanks!\n",
+                     "x@example.org", "a@example.org", 4, sender="Jakub Kicinski <kuba@kernel.org>")
+    report = _triage(cli, write(tmp_path, thread(*mails, review, answer, other, applied, start=START)))
+    by_id = {s["msgid"]: s for s in report["series"]}
+    assert by_id["x@example.org"]["status"] == "applied"
+    assert by_id["c@example.org"]["status"] != "applied" and by_id["c@example.org"]["received"] == [1, 2]
+
+
+def test_a_v2_sent_in_reply_to_the_review_stays_the_series(tmp_path, cli):
+    """The near miss: a higher revision posted into the thread is that series' next posting."""
+    v1 = Mail("[PATCH net] foo: fix the register writes", patch_body(), msgid="v1@example.org")
+    review = _reply("Re: [PATCH net] foo: fix the register writes", "Please split it.\n", "v1@example.org",
+                    "r@example.org", 1)
+    v2 = Mail("[PATCH net v2] foo: write the registers in order", patch_body(), in_reply_to="r@example.org",
+              msgid="v2@example.org", date=START + timedelta(hours=30))
+    report = _triage(cli, write(tmp_path, thread(v1, review, v2, start=START)))
+    (current,) = [s for s in report["series"] if s["status"] != "superseded"]
+    assert current["msgid"] == "v2@example.org" and [x["revision"] for x in current["superseded"]] == [1]
+
+
+def test_a_cover_letter_subject_reused_for_another_patch_is_another_series(tmp_path, cli):
+    """One author sends two different patches under one cover letter subject, the first reaching
+    v3 in its own thread: the second is no revision of it (and, the near miss, an internal v4
+    resent as v1 with the same patches is: test_numbering_that_starts_again_...)."""
+    def posting(patch_subject: str, path: str, tag: str) -> list[Mail]:
+        diff = hunk_diff(path, ["\treturn 0;"], [f"\treturn {tag}_1();"])
+        return [Mail("[PATCH libfoo 0/1] libbar dependency elimination", cover_body()),
+                Mail(f"[PATCH libfoo 1/1] {patch_subject}", patch_body(diff=diff))]
+    first = posting("src: add foo_put2()", "src/nlmsg.c", "a")
+    v2 = Mail("[PATCH libfoo v2 1/1] src: add foo_put2() with flags",
+              patch_body(diff=hunk_diff("src/nlmsg.c", ["\treturn 0;"], ["\treturn a_2();"])),
+              in_reply_to="20261102100000.1001-1-jane@a.example.org", msgid="a2@example.org",
+              date=START + timedelta(days=3))
+    second = posting("convert foo_open() to libmnl", "src/libfoo.c", "b")
+    text = (thread(*first, v2, start=START, domain="a.example.org") + "\n"
+            + thread(*second, start=START + timedelta(days=5), domain="b.example.org"))
+    report = _triage(cli, write(tmp_path, text))
+    current = sorted(s["subject"] for s in report["series"] if s["status"] != "superseded")
+    assert len(current) == 2, current

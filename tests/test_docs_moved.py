@@ -151,6 +151,15 @@ EDITS: list[tuple[str, str]] = [
     ("(a note for the maintainer, not for the author).", "(a note for the maintainer, not for the author), nor are the "
      "notes of severity info, a next step that rests on one, or advice only the person applying can follow "
      "(\"Correct it when applying\")."),
+    # Issue 27 (the conversation): a settled changes-requested is never hidden as stale; a
+    # superseded entry names its patches.
+    ("| `stale` | waits for someone (needs-review, needs-revision, changes-requested, wrong-tree, incomplete)",
+     "| `stale` | waits for someone (needs-review, needs-revision, wrong-tree, incomplete)"),
+    ("ping the author for the new revision (needs-revision, changes-requested), for",
+     "ping the author for the new revision (needs-revision), for"),
+    ("a superseded entry holds `superseded_by` and its own `state`;",
+     "a superseded entry holds `superseded_by`, its own `state` and its `patches` (`counter`, `msgid`: to set each "
+     "to Superseded in patchwork);"),
 ]
 
 # Headings renamed: old -> new (a heading must be a heading of some page, not just a phrase in one).

@@ -2,7 +2,8 @@
 
 The layer `check`, `triage` and `profile learn` all read to know which postings are one series:
 1. threads: In-Reply-To/References (a union-find on message-ids); mails without a Message-ID
-   (git format-patch files) form one thread;
+   (git format-patch files) form one thread; a patch posted into another's thread (in reply to a
+   review, under a new summary) is a posting of its own, with the replies under it (postings_of);
 2. unthreaded series: patches sent without threading are joined the way patchwork does it
    (sources/unthreaded.py: same sender, revision and total, no counter twice, within 12 hours);
 3. revisions: threads carrying the same series form one family: the same change-id; or the same
@@ -92,12 +93,16 @@ class PatchThread:
         keys: set[tuple[str, str]] = set()
         # Any patch's summary: a single patch that grew into a series is one of its patches.
         for h, s in self.patches:
-            keys.add(("summary", s.summary + "|" + address_of(h.sender)))
+            keys.add(("summary", _summary_key(h, s)))
             if s.counter in (None, 0, 1) and self.files:
                 keys.add(("files", address_of(h.sender) + "|" + "\n".join(sorted(self.files))))
             if h.change_id:
                 keys.add(("change-id", h.change_id))
         return keys
+
+
+def _summary_key(h: MailHead, s: _Subj) -> str:
+    return s.summary + "|" + address_of(h.sender)
 
 
 def threads_of(heads: list[MailHead]) -> list[PatchThread]:
@@ -121,6 +126,7 @@ def threads_of(heads: list[MailHead]) -> list[PatchThread]:
     groups: dict[str, PatchThread] = {}
     for h in kept:
         groups.setdefault(uf.find(h.msgid), PatchThread([])).heads.append(h)
+    out: list[PatchThread] = []
     for t in groups.values():
         for h in t.heads:
             if is_reply_subject(h.subject):
@@ -129,7 +135,73 @@ def threads_of(heads: list[MailHead]) -> list[PatchThread]:
             if s.is_patch or h.has_diff:  # what `check` takes for a patch (is_patch_mail)
                 t.patches.append((h, _Subj(s.counter, s.expected, s.revision, s.resend, s.tags,
                                            normalized_summary(s))))
-    return list(groups.values())
+        out += postings_of(t)
+    return out
+
+
+def _posted_into(h: MailHead, s: _Subj, parent: dict[str, MailHead | None], patch_of: dict[str, _Subj],
+                 earlier: set[str]) -> bool:
+    """Whether patch `h` is a posting of its own inside another's thread: sent in reply to a
+    review ("I'll post a patch to convert that"), or a lone patch from someone else answering a
+    numbered series, under a summary the thread has not carried before and with no higher
+    revision than the patch it sits under (a v2 sent in reply to v1's review is that series)."""
+    up = parent[h.msgid]
+    if up is None or s.summary in earlier:
+        return False
+    above = patch_of.get(up.msgid)
+    if above is None:
+        if not is_reply_subject(up.subject):
+            return False  # a patch answering a cover letter without [PATCH] in its subject
+    elif not (s.counter is None and above.counter is not None and address_of(h.sender) != address_of(up.sender)):
+        return False
+    hops = 0
+    while up is not None and up.msgid not in patch_of and hops < len(parent):
+        up, hops = parent[up.msgid], hops + 1
+    return up is None or s.revision <= patch_of[up.msgid].revision
+
+
+def postings_of(t: PatchThread) -> list[PatchThread]:
+    """Thread `t` cut into its postings: a patch posted into it (_posted_into) starts one of its
+    own, with the replies under it; the thread keeps the rest, and the earliest posting stays
+    when the rest would hold no patch."""
+    byid = {h.msgid: h for h in t.heads}
+    patch_of = {h.msgid: s for h, s in t.patches}
+    # the mail answered: In-Reply-To, else the nearest of References (which run root first)
+    parent = {h.msgid: next((byid[p] for p in (*h.parents[:1], *reversed(h.parents)) if p in byid and p != h.msgid),
+                            None) for h in t.heads}
+    starts: list[str] = []
+    seen: set[str] = set()
+    for h, s in sorted(t.patches, key=lambda p: p[0].date or 0.0):
+        if _posted_into(h, s, parent, patch_of, seen):
+            starts.append(h.msgid)
+        seen.add(s.summary)
+    while starts:
+        owner = _owners(t.heads, parent, set(starts))
+        if any(owner[h.msgid] is None for h, _ in t.patches):
+            break
+        starts.pop(0)  # nothing of the thread's own would be left: its first posting is the thread
+    if not starts:
+        return [t]
+    cut: dict[str | None, PatchThread] = {}
+    for h in t.heads:
+        cut.setdefault(owner[h.msgid], PatchThread([])).heads.append(h)
+    for h, s in t.patches:
+        cut[owner[h.msgid]].patches.append((h, s))
+    return list(cut.values())
+
+
+def _owners(heads: list[MailHead], parent: dict[str, MailHead | None], starts: set[str]) -> dict[str, str | None]:
+    """For each mail, the posting start it sits under (None: the thread's own)."""
+    owner: dict[str, str | None] = {m: m for m in starts}
+    for h in heads:
+        chain, at = [], h
+        while at is not None and at.msgid not in owner and len(chain) <= len(heads):
+            chain.append(at.msgid)
+            at = parent[at.msgid]
+        found = None if at is None or len(chain) > len(heads) else owner[at.msgid]
+        for m in chain:
+            owner[m] = found
+    return owner
 
 
 def joined(threads: list[PatchThread]) -> list[PatchThread]:
@@ -164,9 +236,15 @@ class _Family:
     threads: list[PatchThread] = field(default_factory=list)
     last: PatchThread | None = None
     newest: float = 0.0
+    summaries: set[str] = field(default_factory=set)  # _summary_key of every posting's mails
+    patch_summaries: set[str] = field(default_factory=set)  # those of its patches (no cover letter)
 
     def add(self, t: PatchThread) -> None:
         self.threads.append(t)
+        for h, s in t.patches:
+            self.summaries.add(_summary_key(h, s))
+            if s.counter != 0:
+                self.patch_summaries.add(_summary_key(h, s))
         if self.last is None or (t.top, t.newest_patch_date()) > (self.last.top, self.last.newest_patch_date()):
             self.last = t
         self.newest = max(self.newest, t.newest_patch_date())
@@ -176,7 +254,9 @@ def _belongs(t: PatchThread, fam: _Family, kind: str) -> bool:
     """Whether thread `t` (posted after the family's threads) is another posting of that series.
     A change-id is proof. A shared summary and sender address is not (maintainers post
     "Netfilter fixes for net" every week), so it also needs a higher revision within
-    REVISION_WINDOW_S, or a resend of the same patches: the same subject tags, some of the same
+    REVISION_WINDOW_S (the revision of the mails that carry the family's summaries: a cover letter
+    subject reused for another patch is no new version of it; a lower one, numbered afresh, must
+    repeat one of its patches), or a resend of the same patches: the same subject tags, some of the same
     files and some of the same changed lines (or the word RESEND). The same
     sender and files under another subject is a repost when the changed lines are nearly the
     same (a reworded v2, or a v1 sent again)."""
@@ -188,8 +268,13 @@ def _belongs(t: PatchThread, fam: _Family, kind: str) -> bool:
         return False
     if kind == "files":
         return bool(_similar(t, last, SAME_DIFF)) and (t.top > last.top or t.top == last.top and _tags(t) == _tags(last))
-    if t.top != last.top:
+    # The revision of the patches that carry the family's summaries: a thread whose v3 is another
+    # patch than the one its v1 cover letter shares a subject with is no v3 of that family.
+    revision = max((s.revision for h, s in t.patches if _summary_key(h, s) in fam.summaries), default=t.top)
+    if revision > last.top:
         return True  # a new version may change other files than the last one did
+    if revision < last.top:  # numbered afresh ("resend it as v1"): some of the same patches again
+        return any(s.counter != 0 and _summary_key(h, s) in fam.patch_summaries for h, s in t.patches)
     if t.files and last.files and not t.files & last.files:
         return False  # the same subject and version on other files: another patch
     # The same revision again is a resend only for the same target: AUTOSEL backports of one

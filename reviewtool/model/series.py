@@ -33,6 +33,20 @@ class Person:
         return bool(self.name) and self.name.casefold() == other.name.casefold()
 
 
+def same_person(a: Person | None, b: Person | None) -> bool:
+    """Matched by address or by name, case-insensitively and ignoring spacing and quotes (as
+    NIPA's verify_signedoff does): the rules' and the replies' one test of who someone is."""
+    if a is None or b is None:
+        return False
+    if a.email and b.email and a.email.lower() == b.email.lower():
+        return True
+    return bool(a.name and b.name and _norm_name(a.name) == _norm_name(b.name))
+
+
+def _norm_name(name: str) -> str:
+    return re.sub(r"\s+", " ", name.strip().strip('"')).casefold()
+
+
 @dataclass(frozen=True)
 class Trailer:
     """One `Name: value` trailer line, as written, with what we could parse from it."""

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
-from ..model.series import Patch, Person, Series, is_pull_request  # noqa: F401 (rules import it from here)
+from ..model.series import Patch, Person, Series, is_pull_request, same_person  # noqa: F401 (rules import them from here)
 from ..textdist import edit_distance  # noqa: F401 (rules import it from here)
 
 
@@ -24,19 +22,6 @@ def declared_ref(series: Series, ctx):
 
 def counters_text(counters) -> str:
     return ", ".join(str(c) for c in counters)
-
-
-def same_person(a: Person | None, b: Person | None) -> bool:
-    """Matched by address or by name, case-insensitively (as NIPA's verify_signedoff does)."""
-    if a is None or b is None:
-        return False
-    if a.email and b.email and a.email.lower() == b.email.lower():
-        return True
-    return bool(a.name and b.name and _norm_name(a.name) == _norm_name(b.name))
-
-
-def _norm_name(name: str) -> str:
-    return re.sub(r"\s+", " ", name.strip().strip('"')).casefold()
 
 
 def prose_lines(patch: Patch) -> list[tuple[int, str]]:

@@ -209,6 +209,7 @@ def superseded_entries(group: SeriesGroup, opts: TriageOptions, r: Reviewed | No
              "subject": parse_subject(s.subject).summary, "tree": parse_subject(s.subject).tree,
              "revision": s.revision, "date": iso(s.date), "url": thread_url(opts.link_base, s.msgid),
              "age_days": days(opts.now, s.date), "why": s.why,
+             "patches": [{"counter": c, "msgid": m} for c, m in s.patches],  # to mark each in patchwork
              "superseded_by": {"msgid": group.msgid, "revision": group.revision,
                                "url": thread_url(opts.link_base, group.msgid)}}
             for i, s in enumerate(group.superseded)]

@@ -31,6 +31,7 @@ class Superseded:
     subject: str
     date: float | None
     why: str  # "older-revision" | "resent"
+    patches: tuple[tuple[int | None, str], ...] = ()  # (counter, message-id) of its mails, cover letter first
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,9 @@ class Grouping:
 
 def _superseded_entry(t: PatchThread, revision: int, why: str) -> Superseded:
     h = t.first_patch(revision)
-    return Superseded(revision=revision, msgid=h.msgid, subject=h.subject, date=h.date, why=why)
+    mails = sorted((s.counter if s.counter is not None else 1, p.msgid) for p, s in t.patches if s.revision == revision)
+    return Superseded(revision=revision, msgid=h.msgid, subject=h.subject, date=h.date, why=why,
+                      patches=tuple(mails))
 
 
 def _family_group(key: int, fam: list[PatchThread]) -> SeriesGroup:

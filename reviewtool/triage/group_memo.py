@@ -62,7 +62,8 @@ def encode(g: Grouping, indexed: Indexed) -> bytes | None:
         return None
     try:
         data = {"series": [[s.key, [_ref(r, files) for r in s.refs], s.revision, s.msgid, s.subject, s.date,
-                            s.last_activity, [[x.revision, x.msgid, x.subject, x.date, x.why] for x in s.superseded]]
+                            s.last_activity, [[x.revision, x.msgid, x.subject, x.date, x.why, [list(m) for m in x.patches]]
+                                                 for x in s.superseded]]
                            for s in g.series],
                 "orphans": [[o.msgid, o.subject, o.date, o.messages, list(o.missing), [_ref(r, files) for r in o.refs]]
                             for o in g.orphans],
@@ -103,11 +104,13 @@ def decode(blob: bytes, indexed: Indexed) -> Grouping | None:
                     and _is_date(date) and _is_date(last)):
                 raise ValueError("not a series group")
             superseded = []
-            for rev, smsgid, ssubject, sdate, why in sup:
+            for rev, smsgid, ssubject, sdate, why, mails in sup:
                 if not (type(rev) is int and type(smsgid) is str and type(ssubject) is str and _is_date(sdate)
-                        and type(why) is str):
+                        and type(why) is str and type(mails) is list
+                        and all(type(m) is list and len(m) == 2 and type(m[0]) in (int, type(None))
+                                and type(m[1]) is str for m in mails)):
                     raise ValueError("not a superseded revision")
-                superseded.append(Superseded(rev, smsgid, ssubject, sdate, why))
+                superseded.append(Superseded(rev, smsgid, ssubject, sdate, why, tuple((c, m) for c, m in mails)))
             series.append(SeriesGroup(key, refs(rows), revision, msgid, subject, date, last, tuple(superseded)))
         orphans = []
         for msgid, subject, date, messages, missing, rows in data["orphans"]:

@@ -2,19 +2,20 @@
 
 Statuses, first match wins (a series gets exactly one; every reason found is kept):
 - what the maintainers' replies settled (review.reply_state; with --repo, every patch found in
-  the tree): applied, changes-requested, deferred, rejected (also a NAK from someone who applies
-  for the tree, or not applicable), superseded (set so by the maintainers);
+  the tree): applied, changes-requested (also a NAK, or an applier's request in words:
+  context/reply_acts.py), deferred, rejected (or not applicable), superseded (set so by the
+  maintainers);
 - incomplete: patches of the series did not reach the archive (or only the cover letter did);
 - wrong-tree: the tree verdict (reviewtool/verdict.py) says the series is aimed at the wrong tree;
-- needs-revision: error-level findings, a reviewer asked for changes in words ("changes
-  requested", or a `change-request` phrase not followed by that reviewer's Reviewed-by/Acked-by;
-  the author's own replies do not count), or the author took the posting back (`withdrawal`);
+- needs-revision: error-level findings, a reviewer asked for changes in words, or the author
+  took the posting back (context/reply_acts.py; a request from someone who applies for the tree
+  settles changes-requested there);
 - ready: complete, every patch reviewed or acked by someone other than its author, no errors
   (and it applies, when a repository was given: a failed apply check is an error finding);
 - needs-review: everything else.
-A series that waits for someone (needs-review, needs-revision, changes-requested, wrong-tree,
-incomplete) and has seen no mail for `stale_days` is stale instead (its status before that is
-kept as `was`): nobody is acting on it. Earlier revisions are superseded; that is decided by
+A series that waits for someone (needs-review, needs-revision, wrong-tree, incomplete) and has
+seen no mail for `stale_days` is stale instead (its status before that is kept as `was`): nobody
+is acting on it. A settled state is never hidden so. Earlier revisions are superseded; that is decided by
 grouping (triage/group.py), not here.
 
 Reasons are data (a code plus values); the templates word them.
@@ -22,21 +23,18 @@ Reasons are data (a code plus values); the templates word them.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # names for the hints: a triage run the store answers reads statuses only
-    from ..model.series import Patch, Person, Series, Trailer
+    from ..model.series import Person, Series, Trailer
 
 STATUSES = ("ready", "needs-review", "needs-revision", "wrong-tree", "incomplete", "changes-requested", "stale",
             "deferred", "applied", "rejected", "superseded")
 # Statuses where the series waits for someone: those can go stale.
-WAITING = frozenset({"needs-review", "needs-revision", "wrong-tree", "incomplete", "changes-requested"})
-REVIEW_TRAILERS = frozenset({"reviewed-by", "acked-by"})
-# A reviewer's words; `pw-bot: cr` and the patchwork states are reply forms (context/reply_state.py).
-_CHANGES_RE = re.compile(r"\bchanges\s+requested\b", re.I)
+# A settled state (changes-requested) is what the series shows, however long it waits.
+WAITING = frozenset({"needs-review", "needs-revision", "wrong-tree", "incomplete"})
 # Rules whose absence means "applies" was not verified (they need a repository).
 APPLY_RULES = frozenset({"series-applies", "apply-check", "does-not-apply"})
 
@@ -50,10 +48,11 @@ class Classification:
 
 
 def _outside_reviews(trailers: tuple[Trailer, ...], author: Person) -> list[Person]:
-    from ..rules.helpers import same_person
+    from ..context.reply_acts import APPROVALS
+    from ..model.series import same_person
 
     return [t.person for t in trailers
-            if t.key in REVIEW_TRAILERS and t.person is not None and not t.address_problem
+            if t.key in APPROVALS and t.person is not None and not t.address_problem
             and not same_person(t.person, author)]
 
 
@@ -69,67 +68,6 @@ def review_coverage(series: Series) -> tuple[tuple[int, ...], tuple[str, ...]]:
             for person in people:
                 who.setdefault(person.email.lower() or person.name, str(person))
     return tuple(reviewed), tuple(who.values())
-
-
-def changes_requested(series: Series) -> dict[str, Any] | None:
-    """The first reply, not from the series' author, that asks for changes: "changes requested",
-    or a request for another posting or a change (the `change-request` phrases), unless its
-    sender gave a Reviewed-by/Acked-by in it or later (the request was met, or was a nit)."""
-    from ..context.phrases import meaning, sentences
-
-    asks = meaning("change-request")
-    for r in series.replies:
-        if _by_author(series, r.author):
-            continue
-        m = _CHANGES_RE.search(r.body)
-        hit = None if m else asks.first(sentences(r.body.splitlines()))
-        if m is None and hit is None:
-            continue
-        if hit is not None and _reviewed_since(series, r):
-            continue
-        return {"code": "asked-for-changes", "by": str(r.author), "msgid": r.msgid,
-                "evidence": m.group(0).strip() if m else _quote(hit.text), "patch": r.counter}
-    return None
-
-
-def _by_author(series: Series, person: Person) -> bool:
-    """Whether `person` is the series' author or its sender (their replies ask nothing of them)."""
-    from ..rules.helpers import same_person
-
-    first: Patch | None = series.first
-    return first is not None and (same_person(person, first.author) or same_person(person, first.sender))
-
-
-def withdrawn(series: Series) -> dict[str, Any] | None:
-    """The author's own reply that takes the posting back (the `withdrawal` phrases)."""
-    from ..context.phrases import meaning, sentences
-
-    takes_back = meaning("withdrawal")
-    for r in series.replies:
-        if not _by_author(series, r.author):
-            continue
-        hit = takes_back.first(sentences(r.body.splitlines()))
-        if hit is not None:
-            return {"code": "withdrawn", "by": str(r.author), "msgid": r.msgid, "evidence": _quote(hit.text),
-                    "patch": r.counter}
-    return None
-
-
-def _reviewed_since(series: Series, asked) -> bool:
-    """The person who asked gave a review trailer in that reply or a later one."""
-    from ..rules.helpers import same_person
-
-    for r in series.replies:
-        if not same_person(r.author, asked.author) or (r.date and asked.date and r.date < asked.date):
-            continue
-        if any(t.key in REVIEW_TRAILERS for t in r.trailers):
-            return True
-    return False
-
-
-def _quote(sentence: str) -> str:
-    words = " ".join(sentence.split())
-    return words if len(words) <= 120 else words[:117] + "..."
 
 
 def _verdict_status(review) -> tuple[str | None, str | None]:
@@ -164,13 +102,9 @@ def classify(review) -> Classification:
     if errors:
         reasons.append({"code": "errors", "count": len(errors), "rules": sorted({f.rule for f in errors})})
     settled = state_verdict(getattr(review, "reply_state", None))
-    asked = changes_requested(series) if settled is None else None  # a settled state says it already
-    if asked:
-        reasons.append(asked)
-    taken_back = withdrawn(series) if settled is None else None
-    if taken_back:
-        reasons.append(taken_back)
-        asked = asked or taken_back
+    # what replies ask of the author (context/reply_acts.py); a settled state says it already
+    asked = [] if settled is not None else list(getattr(review, "reply_requests", ()))
+    reasons += asked
     applied = [f for f in review.findings if f.rule == "already-applied"]
     if applied:
         reasons.append({"code": "already-applied", "evidence": applied[0].message})

@@ -1,0 +1,111 @@
+"""What the replies ask of the author, in words: a request for changes, or the author's own
+withdrawal. A context stage, read by `check`'s verdict and triage's status alike, so both say
+the same thing of one thread.
+
+- a request for changes: the first reply, not from the series' author or sender, that says
+  "changes requested" or asks for another posting or a change (the `change-request` phrases),
+  unless its sender gave a Reviewed-by/Acked-by in it or later (the request was met, or was a
+  nit). From someone who applies patches for the tree (reply_state.applier_check) it settles the
+  series as changes requested, as the patchwork state would; from anyone else it is an objection
+  that keeps the series from "apply it" (needs-revision).
+- a withdrawal: the author's own reply that takes the posting back or promises another version
+  (the `withdrawal` phrases).
+
+`fields["reply_requests"]` holds them (request first), each {"code", "by", "msgid", "evidence",
+"patch"} and, for a request, "applier"; `fields["reply_state"]`, when no reply form settled the
+series, becomes the applier's request.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..mail.replies import Address
+from ..model.series import same_person
+from .phrases import meaning, sentences
+from .reply_state import applier_check
+
+STAGE_ORDER = 71  # after reply_state: a reply form that settled the series says it already
+# A reviewer's approval of the patch (a Tested-by says it works, not that it is right).
+APPROVALS = frozenset({"reviewed-by", "acked-by"})
+_CHANGES_RE = re.compile(r"\bchanges\s+requested\b", re.I)
+
+
+def by_author(series, person) -> bool:
+    """Whether `person` is the series' author or its sender (their replies ask nothing of them)."""
+    first = series.first
+    return first is not None and (same_person(person, first.author) or same_person(person, first.sender))
+
+
+def _quote(sentence: str) -> str:
+    words = " ".join(sentence.split())
+    return words if len(words) <= 120 else words[:117] + "..."
+
+
+def _reviewed_since(series, asked) -> bool:
+    """The person who asked gave a review trailer in that reply or a later one."""
+    for r in series.replies:
+        if not same_person(r.author, asked.author) or (r.date and asked.date and r.date < asked.date):
+            continue
+        if any(t.key in APPROVALS for t in r.trailers):
+            return True
+    return False
+
+
+def change_request(series) -> tuple[Any, str] | None:
+    """(the reply, its words) of the first request for changes (see the module docstring)."""
+    asks = meaning("change-request")
+    for r in series.replies:
+        if by_author(series, r.author):
+            continue
+        m = _CHANGES_RE.search(r.body)
+        hit = None if m else asks.first(sentences(r.body.splitlines()))
+        if m is None and hit is None:
+            continue
+        if hit is not None and _reviewed_since(series, r):
+            continue
+        return r, m.group(0).strip() if m else _quote(hit.text)
+    return None
+
+
+def withdrawal(series) -> tuple[Any, str] | None:
+    """(the reply, its words) of the author's own reply that takes the posting back."""
+    takes_back = meaning("withdrawal")
+    for r in series.replies:
+        if not by_author(series, r.author):
+            continue
+        hit = takes_back.first(sentences(r.body.splitlines()))
+        if hit is not None:
+            return r, _quote(hit.text)
+    return None
+
+
+def _act(code: str, reply, evidence: str, **extra) -> dict[str, Any]:
+    return {"code": code, "by": str(reply.author), "msgid": reply.msgid, "evidence": evidence,
+            "patch": reply.counter, **extra}
+
+
+def requested_state(act: dict[str, Any], date) -> dict[str, Any]:
+    """An applier's request as the series' state (the shape of reply_state.state_data)."""
+    return {"state": "changes-requested", "tree": None, "tree_words": None, "branch": None, "by": act["by"],
+            "date": date.isoformat() if date else None, "patches": None,
+            "applied": [], "not_applied": [], "open": [], "commits": [], "reason": act["evidence"],
+            "form": "change-request", "msgid": act["msgid"], "evidence": act["evidence"]}
+
+
+def context_stage(series, options, fields: dict[str, Any]) -> None:
+    acts = []
+    asked = change_request(series)
+    if asked is not None:
+        reply, words = asked
+        is_applier = applier_check(fields["profile"], fields.get("maintainers"), series)
+        act = _act("asked-for-changes", reply, words,
+                   applier=is_applier(Address(reply.author.name, (reply.author.email or "").lower())))
+        acts.append(act)
+        if act["applier"] and fields.get("reply_state") is None:
+            fields["reply_state"] = requested_state(act, reply.date)
+    taken_back = withdrawal(series)
+    if taken_back is not None:
+        acts.append(_act("withdrawn", *taken_back))
+    fields["reply_requests"] = tuple(acts)
