@@ -87,8 +87,9 @@ def series_verdict(series: Series, findings: Iterable[Finding],
         if not by_rule["tree-mismatch"]:
             del by_rule["tree-mismatch"]
     for name in WRONG_TREE_RULES:
-        if name in by_rule:
-            hits = by_rule[name]
+        # a note (info) is not an objection: a driver-tree split hint never makes a series wrong-tree
+        hits = [f for f in by_rule.get(name, ()) if f.severity is not Severity.INFO]
+        if hits:
             if name == "tree-mismatch" and len(hits) == len(series.patches) and classification is not None:
                 trees = {pc.tree for pc in patches}
                 if len(trees) == 1:

@@ -51,7 +51,9 @@ def state_step(s: dict[str, Any]) -> str:
                 step += f" {_patches(s[key]).capitalize()} {words[len(s[key]) != 1]}."
         return step
     if state == "changes-requested":
-        return f"Wait for a new revision: changes were requested{_who_when(s)}{reason}."
+        done = f" {_patches(s['applied']).capitalize()} {'was' if len(s['applied']) == 1 else 'were'} applied." \
+            if s.get("applied") else ""
+        return f"Wait for a new revision: changes were requested{_who_when(s)}{reason}.{done}"
     if state == "nak":
         return f"Wait for another approach: NAKed{_who_when(s)}{reason}; this posting is not applied as it is."
     if state == "deferred":

@@ -101,3 +101,67 @@ def test_a_nak_from_an_applier_waits_for_the_author(tmp_path, cli):
     item = _status(tmp_path, cli, (APPLIER, "> +\tbar++;\n\nNACK.\n\nThis only hides the race.\n"))
     assert item["status"] == "changes-requested" and item["state"]["state"] == "nak"
     assert "NAKed" in item["verdict"]["next_step"]
+
+
+ROBOT = "kernel test robot <lkp@intel.com>"
+
+
+def test_a_robots_build_error_on_the_posting_needs_a_revision(tmp_path, cli):
+    item = _status(tmp_path, cli, (ROBOT, "Hi Jane,\n\nkernel test robot noticed the following build errors:\n\n"
+                                          "[auto build test ERROR on net-next/main]\n\n"
+                                          "drivers/net/foo/foo.c:12:5: error: use of undeclared identifier 'bar'\n"))
+    (asked,) = [r for r in item["reasons"] if r["code"] == "asked-for-changes"]
+    assert item["status"] == "needs-revision" and asked["by"] == ROBOT
+    warned = _status(tmp_path, cli, (ROBOT, "Hi Jane,\n\nkernel test robot noticed the following build warnings:\n\n"
+                                           "drivers/net/foo/foo.c:12:5: warning: unused variable 'bar'\n"))
+    assert not [r for r in warned["reasons"] if r["code"] == "asked-for-changes"]  # the near miss
+
+
+def test_a_change_asked_for_the_next_version_and_its_near_miss(tmp_path, cli):
+    item = _status(tmp_path, cli, (REVIEWER, "> +\tbar++;\n\nSo let's add a helper for that in v2.\n"))
+    assert item["status"] == "needs-revision"
+    item = _status(tmp_path, cli, (REVIEWER, "This was fixed in v2 already, thanks.\n\n"
+                                             "Reviewed-by: Rita Reviewer <rita@example.org>\n"))
+    assert item["status"] == "ready"
+    item = _status(tmp_path, cli, (REVIEWER, "Please post these separately, they go to different trees.\n"))
+    assert item["status"] == "needs-revision"
+
+
+def test_a_request_the_applier_then_fixes_up_is_met(tmp_path, cli):
+    item = _status(tmp_path, cli, (APPLIER, "Please fix the typo in the commit message.\n"),
+                   (APPLIER, "I will fix this up locally, no need to resend.\n"))
+    assert item["status"] != "changes-requested" and not [r for r in item["reasons"] if r["code"] == "asked-for-changes"]
+    # the near miss: advice for the author's later patches asks nothing of this one
+    item = _status(tmp_path, cli, (APPLIER, "Please use the wifi: prefix in all new patches.\n"))
+    assert item["status"] != "changes-requested"
+
+
+def test_an_appliers_already_in_the_tree_closes_the_posting(tmp_path, cli):
+    item = _status(tmp_path, cli, (APPLIER, "Already changed in:\n\nhttps://git.kernel.example/net-next/c/bf99f11df4de\n\n"
+                                            "Please use latest trees to avoid duplicate work.\n"))
+    assert item["status"] == "rejected" and item["state"]["state"] == "not-applicable"
+    item = _status(tmp_path, cli, (APPLIER, "Already fixed the typo myself.\n"))  # the near miss: no state
+    assert item["state"] is None
+
+
+def test_a_partly_applied_series_says_what_went_in(tmp_path, cli):
+    """Patches 1-2 applied, 3 sent back: the state says both, and the next step names the applied ones."""
+    from mailfactory import series_mails
+
+    kalle = "Kalle Valo <kvalo@kernel.org>"
+    mails = series_mails(3, tree="wireless-next")
+    for i, m in enumerate(mails):
+        m.msgid, m.to = f"s{i}@example.org", "linux-wireless@vger.kernel.org"
+    sent_back = Mail("Re: [PATCH wireless-next 3/3] foo: fix thing number 3", "This breaks the build.\n\n"
+                     "Patch set to Changes Requested.\n", sender=kalle, in_reply_to="s3@example.org",
+                     msgid="k1@example.org", date=T0 + timedelta(hours=2))
+    applied = Mail("Re: [PATCH wireless-next 0/3] foo: fix two things", "2 patches applied to wireless-next.git, thanks.\n\n"
+                   "1111111111aa foo: fix thing number 1\n2222222222bb foo: fix thing number 2\n", sender=kalle,
+                   in_reply_to="s0@example.org", msgid="k2@example.org", date=T0 + timedelta(hours=3))
+    res = cli("triage", str(write(tmp_path, thread(*mails, sent_back, applied, start=T0))), "--no-store", "--now",
+              "2026-11-03", "--format", "json")
+    (item,) = res.json["series"]
+    assert item["status"] == "changes-requested" and item["state"]["applied"] == [1, 2], item["state"]
+    assert item["verdict"]["next_step"].endswith("Patches 1, 2 were applied.")
+    text = cli("triage", str(tmp_path / "series.mbox"), "--no-store", "--now", "2026-11-03").out
+    assert "patches 1, 2 applied" in text

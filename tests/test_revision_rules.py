@@ -85,6 +85,25 @@ def test_changelog_missing_built_and_silent_when_patches_are_missing(tmp_path, c
     assert hits(check_json(CORPUS / "nipa/good.mbox"), "changelog-missing") == []
 
 
+def test_changelog_missing_is_a_warning_when_v1_got_review_comments(tmp_path, check_json):
+    """The reviewers of v1 need the log to see what became of their comments; a v1 nobody
+    answered (the near miss) leaves it a note."""
+    from datetime import timedelta
+
+    start = datetime(2026, 11, 2, 10, 0, tzinfo=timezone.utc)
+    v1 = Mail("[PATCH net] foo: fix the bar flags", patch_body(), msgid="v1@example.org")
+    review = reply("[PATCH net] foo: fix the bar flags", "v1@example.org",
+                   "> +\tbar = 1;\n\nThis leaks the old flags on the error path.\n", date=start + timedelta(hours=2))
+    v2 = Mail("[PATCH net v2] foo: fix the bar flags", patch_body(), msgid="v2@example.org",
+              date=start + timedelta(days=2))
+    text = thread(v1, review, start=start) + "\n" + thread(v2, start=start + timedelta(days=2), domain="b.example.org")
+    (found,) = hits(check_json(write(tmp_path, text)), "changelog-missing")
+    assert found["severity"] == "warning" and "Simon Reviewer" in found["message"] and "leaks" in found["message"]
+    quiet = thread(v1, start=start) + "\n" + thread(v2, start=start + timedelta(days=2), domain="b.example.org")
+    (found,) = hits(check_json(write(tmp_path, quiet, "quiet.mbox")), "changelog-missing")
+    assert found["severity"] == "info"
+
+
 def test_changelog_in_the_forms_people_write(tmp_path, check_json):
     # Each of these is a log of what changed, in a cover letter as netdev authors write them.
     for i, notes in enumerate(("v2 changes:\n1. add patch 1", "Version 2 changes:\n- drop patch 4",

@@ -4,8 +4,8 @@ the same thing of one thread.
 
 - a request for changes: the first reply, not from the series' author or sender, that says
   "changes requested" or asks for another posting or a change (the `change-request` phrases),
-  unless its sender gave a Reviewed-by/Acked-by in it or later (the request was met, or was a
-  nit). From someone who applies patches for the tree (reply_state.applier_check) it settles the
+  unless its sender gave a Reviewed-by/Acked-by in it or later, or took it as it is ("no need to
+  resend", "I will fix this up locally": the `fixed-up` phrases): the request was met, or a nit. From someone who applies patches for the tree (reply_state.applier_check) it settles the
   series as changes requested, as the patchwork state would; from anyone else it is an objection
   that keeps the series from "apply it" (needs-revision).
 - a withdrawal: the author's own reply that takes the posting back or promises another version
@@ -43,12 +43,14 @@ def _quote(sentence: str) -> str:
     return words if len(words) <= 120 else words[:117] + "..."
 
 
-def _reviewed_since(series, asked) -> bool:
-    """The person who asked gave a review trailer in that reply or a later one."""
+def _met_since(series, asked) -> bool:
+    """The person who asked gave a review trailer in that reply or a later one, or said they take
+    it as it is ("no need to resend", "I will fix this up locally": the `fixed-up` phrases)."""
+    fixed_up = meaning("fixed-up")
     for r in series.replies:
         if not same_person(r.author, asked.author) or (r.date and asked.date and r.date < asked.date):
             continue
-        if any(t.key in APPROVALS for t in r.trailers):
+        if any(t.key in APPROVALS for t in r.trailers) or fixed_up.first(sentences(r.body.splitlines())):
             return True
     return False
 
@@ -63,7 +65,7 @@ def change_request(series) -> tuple[Any, str] | None:
         hit = None if m else asks.first(sentences(r.body.splitlines()))
         if m is None and hit is None:
             continue
-        if hit is not None and _reviewed_since(series, r):
+        if hit is not None and _met_since(series, r):
             continue
         return r, m.group(0).strip() if m else _quote(hit.text)
     return None

@@ -10,7 +10,7 @@ from ..model.series import Patch, Person, Series, Trailer
 from ..model.subject import normalized_summary
 from ..model.trailers import REVIEW_TRAILERS
 from .helpers import is_pull_request, patch_label, prose_lines, same_person
-from .registry import Hit, rule
+from .registry import Hit, Severity, rule
 
 # A version note that names a version: "v2:", "Changes in v3", "v1 -> v2", "Since v2:", "[v3]".
 _VERSION_NOTE_RE = re.compile(
@@ -57,7 +57,9 @@ def changelog_missing(series, ctx):
     and to see that their comments were addressed; without a log they must diff the postings.
     A note: netdev, linux-wireless and linux-bluetooth maintainers apply v2+ postings without
     one every day (benchmarks/rule_table.txt: 2 of 21 netdev and 14 of 427 wireless postings
-    applied as posted, against one verdict that raised it among other points).
+    applied as posted, against one verdict that raised it among other points). A warning when
+    the input holds an earlier revision that got review comments: those reviewers need the log
+    to see what became of what they asked.
     Source: kernel submitting-patches ("The canonical patch format"); maintainer-netdev ("Changes requested").
     Bad:
       [PATCH net-next v2 0/3] ...   (no "Changes in v2" anywhere)
@@ -77,11 +79,32 @@ def changelog_missing(series, ctx):
     if any(_has_version_log(t, strict=False) for t in texts):
         return
     where = mails[0]
+    asked = _review_comment(series)
+    said = (f"; v{asked[0]} got review comments ({asked[1]}: \"{asked[2]}\") that it should answer"
+            if asked else "")
     yield Hit(f"v{series.revision} carries no change log: neither the cover letter nor the notes below "
-              "`---` say what changed since the previous version", patch=where.counter,
-              evidence=(where.subject.raw,),
+              f"`---` say what changed since the previous version{said}", patch=where.counter,
+              evidence=(where.subject.raw,) + ((f"{asked[1]} on v{asked[0]}: {asked[2]}",) if asked else ()),
               advice=f"Add a per-version log (\"v{series.revision}: ...\", one line per change, with a lore link "
-                     "to the previous posting) to the cover letter, or below the `---` of a single patch.")
+                     "to the previous posting) to the cover letter, or below the `---` of a single patch.",
+              severity=Severity.WARNING if asked else None)
+
+
+def _review_comment(series: Series) -> tuple[int, str, str] | None:
+    """(revision, who, first line) of the first review comment on an earlier revision in the input:
+    a reply in words from someone other than its author. Reviewers who commented want to see what
+    became of their comments; an earlier revision nobody answered needs no account."""
+    for e in series.earlier:
+        first = e.first
+        for r in e.replies:
+            if first is not None and (same_person(r.author, first.author) or same_person(r.author, first.sender)):
+                continue
+            trailer_lines = {t.line.strip() for t in r.trailers}
+            words = [line.strip() for line in r.body.splitlines()
+                     if len(line.strip()) > 15 and line.strip() not in trailer_lines and not line.startswith(">")]
+            if words:
+                return e.revision, str(r.author), words[0][:100]
+    return None
 
 
 @rule("changelog-above-cut", family="revisions", severity="warning",
