@@ -20,7 +20,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gen_limits import big_mbox, big_thread, deep_reply_chain, folded_header, huge_patch, long_tag  # noqa: E402
+from gen_limits import (big_mbox, big_thread, bracket_run, deep_reply_chain, encoded_cc, folded_header,  # noqa: E402
+                        huge_patch, long_tag)
 
 
 def run(path: Path) -> tuple[float, int, int, str]:
@@ -51,6 +52,8 @@ def main() -> None:
         (f"{100 // k} MB mbox", "big.mbox", lambda p: big_mbox(p, 100 // k)),
         (f"header folded {400000 // k} times", "folded.mbox", lambda p: folded_header(p, 400000 // k)),
         (f"subject tag of {100000 // k} chars", "tag.mbox", lambda p: long_tag(p, 100000 // k)),
+        (f"subject opening {20000 // k} [", "brackets.mbox", lambda p: bracket_run(p, 20000 // k)),
+        (f"Cc of {20000 // k} encoded names", "cc.mbox", lambda p: encoded_cc(p, 20000 // k)),
     ]
     env_note = f"python {sys.version.split()[0]}, {os.cpu_count()} cores"
     print(f"# reviewtool size limits ({env_note})")

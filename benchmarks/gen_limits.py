@@ -74,3 +74,16 @@ def folded_header(path: Path, folds: int) -> None:
 def long_tag(path: Path, chars: int) -> None:
     """One patch whose subject tag is `chars` characters long (the tree-spelling check's worst case)."""
     path.write_text(_mail(f"[PATCH {'n' * chars}] foo: fix bar", patch_body(), "tag@example.org", None, 0))
+
+
+def bracket_run(path: Path, chars: int) -> None:
+    """One patch whose subject opens with `chars` `[` (b4's subject parse is cubic in such a run)."""
+    path.write_text(_mail(f"{'[' * chars}PATCH net] foo: fix bar", patch_body(), "brackets@example.org", None, 0))
+
+
+def encoded_cc(path: Path, people: int) -> None:
+    """One patch sent to `people` addresses with RFC 2047 encoded names (the email package's
+    address-list parse is quadratic in the list)."""
+    cc = ", ".join(f"=?utf-8?b?w6Q=?= Person{i} <p{i}@example.org>" for i in range(people))
+    m = Mail("[PATCH net] foo: fix bar", patch_body(), cc=cc)
+    path.write_text("From mboxrd@z Thu Jan  1 00:00:00 1970\n" + m.render("cc@example.org", START) + "\n")

@@ -79,3 +79,24 @@ def test_flags_show_no_type_and_no_uninstalled_file_is_a_reference(name, cli, mo
     res = cli(*([name] if name else []), "--help")
     assert res.code == 0 and "<bool>" not in res.out
     assert "Reference: docs/" not in res.out
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_help_paragraphs_wrap_evenly(name, cli, monkeypatch):
+    """A docstring wrapped at 100 columns must not be wrapped again at 80 into long-short pairs:
+    every line of a description paragraph but its last fills most of the terminal."""
+    monkeypatch.setenv("COLUMNS", "80")
+    out = cli(name, "--help").out
+    head = out.split("\u256d", 1)[0].split("Usage:", 1)[1].split("\n", 1)[1]
+    paras, lines = [], []
+    for line in head.splitlines() + [""]:
+        if line.strip():
+            lines.append(line.strip())
+        elif lines:
+            paras.append(lines)
+            lines = []
+    for lines in paras:
+        if any(line.startswith(("-", "*", "\u2022")) for line in lines):
+            continue  # a list keeps its items' lines
+        for line in lines[:-1]:
+            assert len(line) >= 50, f"`reviewtool {name} --help` wraps raggedly: {line!r}"

@@ -150,3 +150,28 @@ def test_the_address_index_of_one_series_never_answers_for_another(tmp_path, cli
 
     assert "rob@a.example" in review("a.example")
     assert "rob@b.example" in review("b.example")
+
+
+# 4. Small mails that cost hours: a run of `[` in the subject (b4 reads it in cubic time) and a
+#    long Cc of encoded names (the email package's address-list parse is quadratic). The figures
+#    are in benchmarks/bench_limits.py; here, that the faster paths read what the slow ones read.
+
+def test_a_run_of_brackets_reaches_b4_as_one_and_is_kept_as_written(tmp_path, cli):
+    from mailfactory import Mail, patch_body, thread, write
+
+    subject = "[" * 60 + "PATCH net] foo: fix bar"
+    res = cli("check", "--format", "json", str(write(tmp_path, thread(Mail(subject, patch_body())))))
+    assert res.code in (0, 1), res.err
+    assert res.json["series"]["full_subject"] == subject  # what the author wrote, in every output
+
+
+def test_a_long_encoded_cc_reads_as_the_email_parser_reads_it():
+    from email.headerregistry import HeaderRegistry
+
+    from reviewtool.mail.fastheaders import simple_address_text
+
+    cc = ", ".join(f"=?utf-8?b?w6Q=?= Person{i} <p{i}@example.org>" for i in range(600))
+    assert len(cc) > 4000  # once the parser's alone
+    assert simple_address_text(cc) == str(HeaderRegistry()("cc", cc))
+    # a word left open across a comma is still the parser's: the pieces do not stand alone
+    assert simple_address_text("=?utf-8?q?Doe,_J?= <j@example.org>, k@example.org") is None

@@ -169,9 +169,10 @@ def triage(
                 pool = stack.enter_context(_late_pool(opts))
         with _progress(show, len(grouping.series), done=plan.reused) as tick:
             reviewed = reuse.review(plan, grouping.series, opts, guard, pool=pool, on_done=tick)
+        pulled = _pulled(grouping, indexed, opts)
         spool = Spool()
         for g, r in zip(grouping.series, reviewed):
-            spool.add_packed(entry(g, r, opts))
+            spool.add_packed(entry(g, r, opts, pulled.get(g.key)))
         for g, r in zip(grouping.series, reviewed):
             for item in superseded_entries(g, opts, r):
                 spool.add(item)
@@ -250,6 +251,16 @@ def _late_pool(opts):
             yield pool
     finally:
         gc.unfreeze()
+
+
+def _pulled(grouping, indexed, opts) -> dict:
+    """{group key: the applied state a later pull request of an applier gives it} (triage/pulls.py)."""
+    from ..context.profiles import load_profiles
+    from ..triage.pulls import pulled_groups, pulled_state, read_pull_requests
+
+    appliers = frozenset(a.lower() for p in load_profiles(opts.review.repo).values() for a in p.appliers)
+    pulls = read_pull_requests(indexed.heads, appliers, indexed.unpack)
+    return {key: pulled_state(p) for key, p in pulled_groups(grouping.series, indexed.heads, pulls).items()}
 
 
 def _has_reviews(path: Path | None) -> bool:

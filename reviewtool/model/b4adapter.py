@@ -101,6 +101,9 @@ def _replies(lmbx, mails: dict[str, int]) -> tuple[Reply, ...]:
 # b4 converts every digit of a `vN` word of a subject (int() raises past 4,300 digits); a
 # version that long is no version (subject.py reads at most three digits), so b4 never sees it.
 _ABSURD_VERSION_RE = re.compile(r"(?i)v\d{100,}")
+# b4 reads a run of `[` in a subject in cubic time (800 of them: 0.5 s, 20,000: hours); a run that
+# long names no tag, so b4 sees one.
+_BRACKET_RUN_RE = re.compile(r"\[{8,}")
 
 
 def _canonical_subject(raw: str) -> str | None:
@@ -128,6 +131,7 @@ def _b4_view(msgs: list[EmailMessage]) -> tuple[list[EmailMessage], dict[str, st
     for msg in msgs:
         raw = header(msg, "Subject")
         sane = _ABSURD_VERSION_RE.sub("", raw) if "v" in raw.lower() else raw
+        sane = _BRACKET_RUN_RE.sub("[", sane) if "[[[[[[[[" in sane else sane
         canonical = _canonical_subject(sane) if is_patch_mail(msg) else None
         if canonical is None and sane != raw:
             canonical = sane

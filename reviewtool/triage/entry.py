@@ -178,9 +178,14 @@ def _superseded_data(s: Superseded, by: SeriesGroup, opts: TriageOptions) -> dic
             "superseded_by": {"msgid": by.msgid, "revision": by.revision}}
 
 
-def entry(group: SeriesGroup, r: Reviewed, opts: TriageOptions) -> tuple:
+# What a later pull request may settle (triage/pulls.py): not what the maintainers settled already.
+PULLABLE = frozenset({"ready", "needs-review", "needs-revision", "wrong-tree", "incomplete", "changes-requested"})
+
+
+def entry(group: SeriesGroup, r: Reviewed, opts: TriageOptions, pulled: dict[str, Any] | None = None) -> tuple:
     """The entry of `group` as the spool keeps it (spool.Spool.add_packed): ("skipped", item) or
-    ("row", summary fields, JSON text up to "reasons", compressed tail)."""
+    ("row", summary fields, JSON text up to "reasons", compressed tail). `pulled`: the applied
+    state a later pull request gives it (triage/pulls.py)."""
     msgid = r.msgid or group.msgid
     base = {"id": str(group.key), "msgid": msgid, "url": thread_url(opts.link_base, msgid),
             "full_subject": r.full_subject or group.subject, "revision": group.revision, "date": iso(group.date),
@@ -190,7 +195,10 @@ def entry(group: SeriesGroup, r: Reviewed, opts: TriageOptions) -> tuple:
     if r.status == "skipped":
         reason = f"{_source(group)}: {r.skip_reason}" if r.placed else r.skip_reason
         return ("skipped", {**base, "status": "skipped", "skip_reason": reason})
-    status, was, reasons = staleness(r.status, list(r.reasons), last_activity=when(group.last_activity),
+    status, reasons = r.status, list(r.reasons)
+    if pulled is not None and status in PULLABLE:
+        status, reasons = "applied", [{"code": "state", **pulled}] + [x for x in reasons if x["code"] != "state"]
+    status, was, reasons = staleness(status, reasons, last_activity=when(group.last_activity),
                                      now=opts.now, stale_days=opts.stale_days)
     state = next(({k: v for k, v in x.items() if k != "code"} for x in reasons if x["code"] == "state"), None)
     head = compact({**base, "status": status, "was": was, "state": state, "reasons": reasons})[:-1] + ","

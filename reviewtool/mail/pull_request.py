@@ -1,0 +1,56 @@
+"""A pull request's text, as `git request-pull` writes it: the repository and ref to pull, and
+the shortlog of the commits it carries ("Author Name (N):" then each subject, indented).
+
+    parse_pull_request(text) -> PullRequest | None
+
+Maintainers send these upstream ("pull-request: wireless-2022-07-13", netfilter's "[PATCH net
+0/5] Netfilter fixes for net" cover letter): the commits they list are applied in that tree,
+whatever the patch's own thread says.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_AT_RE = re.compile(r"^are available in the [Gg]it repository at:?[ \t]*\n\s*\n?[ \t]+(?P<repo>\S+)(?:[ \t]+(?P<ref>\S+))?",
+                    re.M)
+_AUTHOR_RE = re.compile(r"^(?P<name>\S[^\n]{0,120}?) \(\d{1,5}\):[ \t]*$")
+_COMMIT_RE = re.compile(r"^[ \t]{2,}(?P<subject>\S[^\n]*)$")
+MAX_COMMITS = 5000  # a merge-window pull carries hundreds, never more
+
+
+@dataclass(frozen=True)
+class PullRequest:
+    repo: str  # as written: git://git.kernel.org/.../wireless.git
+    ref: str | None  # tags/wireless-2022-07-13, or None
+    commits: tuple[tuple[str, str], ...]  # (author name, subject) of each commit, in shortlog order
+
+    @property
+    def repo_name(self) -> str:
+        """The repository's last path part: "wireless.git"."""
+        return self.repo.rstrip("/").rsplit("/", 1)[-1]
+
+
+def parse_pull_request(text: str) -> PullRequest | None:
+    """The pull request in `text` (a mail's own words, quotes removed), or None when it is none."""
+    m = _AT_RE.search(text)
+    if m is None:
+        return None
+    commits: list[tuple[str, str]] = []
+    author = None
+    for line in text[m.end():].splitlines():
+        if not line.strip():
+            continue
+        a = _AUTHOR_RE.match(line)
+        if a is not None:
+            author = a.group("name").strip()
+            continue
+        c = _COMMIT_RE.match(line)
+        if c is not None and author is not None:
+            commits.append((author, " ".join(c.group("subject").split())))
+            if len(commits) >= MAX_COMMITS:
+                break
+        elif author is not None and not line.startswith(" "):
+            author = None  # the diffstat or the signature: the shortlog ended
+    return PullRequest(repo=m.group("repo"), ref=m.group("ref"), commits=tuple(commits))

@@ -1,0 +1,161 @@
+"""Series a maintainer's pull request carries: applied, though their own thread never said so.
+
+Wireless and netfilter maintainers answer few patches on the list; the pull request they send
+upstream lists what they applied (mail/pull_request.py). A triaged posting whose every patch the
+shortlog of a later pull request names (its summary, by the same author) shows `applied`, to the
+tree the pull request's repository is, by the one who sent it, with the pull request as evidence.
+
+Only a pull request from someone who applies patches for a tree counts (the profiles' appliers,
+as for a plain "Applied"): anyone can write a shortlog. A posting a pull request consists of
+(netfilter's "[PATCH net 0/5] Netfilter fixes for net") is not applied by its own cover letter.
+The pull requests are read once per run, after the reviews: what another thread says is never
+part of a stored review.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Callable, Iterable
+
+from ..mail.headers import address_of
+from ..mail.subject import is_reply_subject, normalized_summary, parse_subject
+from ..sources.index import MailHead
+from .group import SeriesGroup
+
+MIN_SUMMARY = 12  # a shorter summary ("fix typo") names too many commits to match on alone
+
+
+@dataclass(frozen=True)
+class Pulled:
+    msgid: str
+    subject: str
+    by: str
+    date: float | None
+    repo: str
+    ref: str | None
+
+
+def _candidates(heads: Iterable[MailHead], appliers: frozenset[str]) -> list[MailHead]:
+    """Mails that may be pull requests: from an applier, not a reply, not a numbered patch."""
+    out = []
+    for h in heads:
+        if is_reply_subject(h.subject) or address_of(h.sender) not in appliers:
+            continue
+        s = parse_subject(h.subject)
+        if s.counter in (None, 0) and (not s.is_patch or s.counter == 0 or "pull" in h.subject.lower()):
+            out.append(h)
+    return out
+
+
+def read_pull_requests(heads: list[MailHead], appliers: frozenset[str],
+                       prepare: Callable[[], None] = lambda: None) -> dict[tuple[str, str], Pulled]:
+    """{(summary, author name): the earliest pull request naming that commit} over the archive;
+    `prepare` makes the archive's mails readable (a gzip the store indexed is unpacked)."""
+    from ..mail.headers import header
+    from ..mail.message import body_text
+    from ..mail.pull_request import parse_pull_request
+    from ..sources.files import parse_mail
+    from .run import read_refs
+
+    cands = _candidates(heads, appliers)
+    out: dict[tuple[str, str], Pulled] = {}
+    if cands:
+        prepare()
+    for h, (raw,) in zip(cands, read_refs([(h.ref,) for h in cands])):
+        msg, _ = parse_mail(raw)
+        text = body_text(msg) if msg is not None else ""
+        if "repository at" not in text:
+            continue
+        pr = parse_pull_request(text)
+        if pr is None:
+            continue
+        pulled = Pulled(h.msgid, h.subject, header(msg, "From") or h.sender, h.date, pr.repo_name, pr.ref)
+        for author, subject in pr.commits:
+            key = (normalized_summary(parse_subject(subject)), author.casefold())
+            old = out.get(key)
+            if old is None or (h.date or 0.0) < (old.date or 0.0):
+                out[key] = pulled
+    return out
+
+
+def _name(sender: str) -> str:
+    from email.utils import parseaddr
+
+    return parseaddr(sender)[0].strip().strip('"').casefold()
+
+
+def _lookup(pulls: dict[tuple[str, str], Pulled], summary: str, author: str) -> Pulled | None:
+    found = pulls.get((summary, author))
+    if found is not None:
+        return found
+    # maintainers add a prefix as they apply ("wifi: " before "mt76: ..."): one ending with the other
+    for (s, a), p in pulls.items():
+        if a == author and (s.endswith(" " + summary) or s.endswith(": " + summary) or s.endswith(summary)):
+            return p
+    return None
+
+
+def pulled_groups(groups: list[SeriesGroup], heads: list[MailHead],
+                  pulls: dict[tuple[str, str], Pulled]) -> dict[int, Pulled]:
+    """{group key: the pull request that carries every patch of its triaged posting}."""
+    if not pulls:
+        return {}
+    by_ref = {h.ref: h for h in heads}
+    by_author: dict[str, dict[tuple[str, str], Pulled]] = {}
+    for (s, a), p in pulls.items():
+        by_author.setdefault(a, {})[(s, a)] = p
+    out: dict[int, Pulled] = {}
+    for g in groups:
+        patches = []
+        for ref in g.refs:
+            h = by_ref.get(ref)
+            if h is None or is_reply_subject(h.subject):
+                continue
+            s = parse_subject(h.subject)
+            if s.is_patch and s.revision == g.revision and s.counter != 0:
+                patches.append((normalized_summary(s), _name(h.sender), h))
+        if not patches or any(len(summary) < MIN_SUMMARY for summary, _, _ in patches):
+            continue
+        found = [_lookup(by_author.get(author, {}), summary, author) for summary, author, _ in patches]
+        if any(f is None for f in found):
+            continue
+        last = max(found, key=lambda p: p.date or 0.0)
+        own = {by_ref[ref].msgid for ref in g.refs if ref in by_ref}
+        if last.msgid in own or any((p.date or 0.0) < (h.date or 0.0) for p, (_, _, h) in zip(found, patches)):
+            continue  # its own cover letter, or a pull request older than the posting
+        out[g.key] = last
+    return out
+
+
+def _named(words: str) -> str | None:
+    from ..context.profiles import shipped_profiles
+
+    for profile in shipped_profiles().values():
+        named = profile.tree_named(words)
+        if named is not None:
+            return named[0].name
+    return None
+
+
+def tree_of(repo_name: str, ref: str | None = None) -> str | None:
+    """The profile tree a pull request's tag or repository names, or None. A tag names the tree
+    by its longest leading words ("wireless-next-2022-06-10": wireless-next; "mt76-for-kvalo-
+    2022-09-15": the mt76 tree, which feeds wireless-next; "nf-23-08-31": nf); a maintainer's own
+    repository often has another name ("nbd168/wireless" for mt76), so the tag comes first."""
+    parts = (ref or "").rsplit("/", 1)[-1].split("-")
+    for n in range(len(parts), 0, -1):
+        if parts[n - 1].isdigit():
+            continue
+        tree = _named("-".join(parts[:n]))
+        if tree is not None:
+            return tree
+    return _named(repo_name)
+
+
+def pulled_state(p: Pulled) -> dict[str, Any]:
+    """The state a pull request settles (the shape of context/reply_state.state_data)."""
+    when = datetime.fromtimestamp(p.date, timezone.utc).isoformat() if p.date is not None else None
+    return {"state": "applied", "tree": tree_of(p.repo, p.ref), "tree_words": p.repo, "branch": p.ref, "by": p.by,
+            "date": when, "patches": None, "applied": [], "not_applied": [], "open": [], "commits": [],
+            "reason": None, "form": "pull-request", "msgid": p.msgid, "evidence": p.subject}

@@ -1,0 +1,89 @@
+"""A maintainer's pull request applies the patches its shortlog lists (triage/pulls.py): the
+posting shows `applied` though its own thread is silent. Near misses: a stranger's pull request,
+a commit of the same subject by another author, a pull request older than the posting, and the
+pull request's own patches."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from mailfactory import Mail, hunk_diff, patch_body, thread, write
+
+from reviewtool.mail.pull_request import parse_pull_request
+
+T0 = datetime(2026, 11, 2, 10, tzinfo=timezone.utc)
+KALLE = "Kalle Valo <kvalo@kernel.org>"  # applies for wireless (the wireless profile's appliers)
+
+
+def _pull(author: str, subject: str) -> str:
+    return ("Hi,\n\nhere's a pull request to wireless-next.\n\n"
+            "The following changes since commit 0123456789abcdef0123456789abcdef01234567:\n\n"
+            "  Merge branch 'x' (2026-11-01 10:00:00 +0100)\n\n"
+            "are available in the Git repository at:\n\n"
+            "  git://git.kernel.example/pub/scm/linux/kernel/git/wireless/wireless-next.git tags/wireless-next-2026-11-20\n\n"
+            "for you to fetch changes up to 89abcdef0123456789abcdef0123456789abcdef:\n\n"
+            "----------------------------------------------------------------\nA few changes.\n\n"
+            "----------------------------------------------------------------\n"
+            f"{author} (1):\n      {subject}\n\n"
+            "Other Person (1):\n      wifi: bar: something else entirely\n\n"
+            " drivers/net/wireless/foo/main.c | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n")
+
+
+def test_the_shortlog_is_read():
+    pr = parse_pull_request(_pull("Jane Developer", "wifi: foo: fix the bar flags"))
+    assert pr is not None and pr.repo_name == "wireless-next.git" and pr.ref == "tags/wireless-next-2026-11-20"
+    assert pr.commits == (("Jane Developer", "wifi: foo: fix the bar flags"),
+                          ("Other Person", "wifi: bar: something else entirely"))
+    assert parse_pull_request("Please pull my tree, thanks.\n") is None
+
+
+def _triage(tmp_path, cli, pull_sender=KALLE, author="Jane Developer", subject="wifi: foo: fix the bar flags",
+            days=18):
+    patch = Mail("[PATCH wireless-next] foo: fix the bar flags",
+                 patch_body(diff=hunk_diff("drivers/net/wireless/foo/main.c", ["\treturn 0;"], ["\treturn bar;"])),
+                 msgid="p@example.org", to="linux-wireless@vger.kernel.org")
+    pull = Mail("pull-request: wireless-next-2026-11-20", _pull(author, subject), sender=pull_sender,
+                msgid="pr@example.org", to="netdev@vger.kernel.org", date=T0 + timedelta(days=days))
+    text = thread(patch, start=T0) + "\n" + thread(pull, start=T0 + timedelta(days=days), domain="b.example.org")
+    res = cli("triage", str(write(tmp_path, text)), "--no-store", "--now", "2026-12-01", "--format", "json")
+    assert res.code in (0, 1), res.err
+    return next(s for s in res.json["series"] if s["msgid"] == "p@example.org")
+
+
+def test_a_later_pull_request_of_an_applier_applies_the_posting(tmp_path, cli):
+    item = _triage(tmp_path, cli)
+    assert item["status"] == "applied", item["reasons"]
+    state = item["state"]
+    assert (state["form"], state["tree"], state["msgid"]) == ("pull-request", "wireless-next", "pr@example.org")
+    assert state["by"] == KALLE  # as the mail says it, not the index's lower case
+
+
+def test_near_misses_apply_nothing(tmp_path, cli):
+    assert _triage(tmp_path, cli, pull_sender="Mallory <mallory@evil.example>")["status"] != "applied"
+    assert _triage(tmp_path, cli, author="Someone Else")["status"] != "applied"
+    assert _triage(tmp_path, cli, days=-3)["status"] != "applied"  # older than the posting
+
+
+def test_a_pull_request_made_of_patches_does_not_apply_itself(tmp_path, cli):
+    pablo = "Pablo Neira Ayuso <pablo@netfilter.org>"
+    cover = Mail("[PATCH net 0/1] Netfilter fixes for net", _pull("Pablo Neira Ayuso", "netfilter: foo: fix the bar flags"),
+                 sender=pablo, msgid="c@example.org", to="netdev@vger.kernel.org")
+    patch = Mail("[PATCH net 1/1] netfilter: foo: fix the bar flags",
+                 patch_body(diff=hunk_diff("net/netfilter/foo.c", ["\treturn 0;"], ["\treturn bar;"]),
+                            trailers="Signed-off-by: Pablo Neira Ayuso <pablo@netfilter.org>"),
+                 sender=pablo, to="netdev@vger.kernel.org")
+    res = cli("triage", str(write(tmp_path, thread(cover, patch, start=T0))), "--no-store", "--now", "2026-12-01",
+              "--format", "json")
+    (item,) = res.json["series"]
+    assert (item.get("state") or {}).get("form") != "pull-request"
+
+
+def test_the_tree_is_the_tags_before_the_repositorys():
+    from reviewtool.triage.pulls import tree_of
+
+    # a driver maintainer's own repository, its tag naming the sub-tree that feeds wireless-next
+    assert tree_of("wireless", "tags/mt76-for-kvalo-2026-11-20") == "wireless-next"
+    assert tree_of("wireless.git", "tags/wireless-2026-11-20") == "wireless"
+    assert tree_of("wireless-next.git", "tags/wireless-next-2026-11-20") == "wireless-next"
+    assert tree_of("nf-next.git", "nf-next-26-11-20") == "nf-next"
+    assert tree_of("linux.git", "tags/v6.19-rc1") is None  # names no tree a profile knows
