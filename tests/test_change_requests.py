@@ -61,6 +61,8 @@ def test_the_author_agreeing_to_change_it_is_a_revision_to_come(tmp_path, cli):
     item = _status(tmp_path, cli, (REVIEWER, "> +\tbar++;\n\nThis should be an atomic counter.\n"),
                    ("Jane Developer <jane@example.org>", "> This should be an atomic counter.\n\nMakes sense, I'll change that.\n"))
     assert item["status"] == "needs-revision"
+    item = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", "Thanks for the review, we will split up the patches.\n"))
+    assert item["status"] == "needs-revision"
     # near misses: a follow-up patch later, or the maintainer-author fixing it up as it is applied
     for words in ("I will fix that in a follow-up patch.", "I'll fix this up when applying it."):
         item = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", words + "\n"))
@@ -165,3 +167,11 @@ def test_a_partly_applied_series_says_what_went_in(tmp_path, cli):
     assert item["verdict"]["next_step"].endswith("Patches 1, 2 were applied.")
     text = cli("triage", str(tmp_path / "series.mbox"), "--no-store", "--now", "2026-11-03").out
     assert "patches 1, 2 applied" in text
+
+
+def test_a_reviewers_nak_in_a_sentence_is_an_objection(tmp_path, cli):
+    item = _status(tmp_path, cli, (REVIEWER, "NAK, sorry. Please go back to v1 and read the comments.\n"))
+    assert item["status"] == "needs-revision"
+    item = _status(tmp_path, cli, (REVIEWER, "I was not going to NAK it; it is fine.\n\n"
+                                             "Acked-by: Rita Reviewer <rita@example.org>\n"))
+    assert item["status"] == "ready"  # the near miss: a negated NAK, then an ack

@@ -140,3 +140,23 @@ def test_a_cover_letter_subject_reused_for_another_patch_is_another_series(tmp_p
     report = _triage(cli, write(tmp_path, text))
     current = sorted(s["subject"] for s in report["series"] if s["status"] != "superseded")
     assert len(current) == 2, current
+
+
+def test_a_revision_that_adds_or_drops_the_subsystem_prefix_is_the_series(tmp_path, cli):
+    """v1 "foo: fix the register writes", v2 "net: foo: fix the register writes" (the prefix the
+    maintainer asked for): one series. The near miss: the same fix to two drivers,
+    "foo: fix x" and "bar: fix x", both prefixed, stays two."""
+    v1 = _posting("[PATCH net] foo: fix the register writes", LINES, hours=0)
+    # v2 also touches the header: another set of files, so only the subject can link it
+    diff = (hunk_diff("drivers/net/ethernet/foo/foo_main.c", ["\treturn 0;"], LINES)
+            + hunk_diff("drivers/net/ethernet/foo/foo.h", ["#define FOO 1"], ["#define FOO 2"]))
+    v2 = thread(Mail("[PATCH net v2] net: foo: fix the register writes", patch_body(diff=diff)),
+                start=START + timedelta(hours=30), domain="b.example.org")
+    report = _triage(cli, write(tmp_path, v1 + "\n" + v2))
+    (current,) = [s for s in report["series"] if s["status"] != "superseded"]
+    assert current["revision"] == 2 and [x["revision"] for x in current["superseded"]] == [1]
+    foo = _posting("[PATCH net] foo: fix the register writes", LINES, hours=0)
+    bar = _posting("[PATCH net v2] bar: fix the register writes", LINES, hours=30, tag="b",
+                   path="drivers/net/ethernet/bar/bar_main.c")
+    report = _triage(cli, write(tmp_path, foo + "\n" + bar, "two.mbox"))
+    assert len([s for s in report["series"] if s["status"] != "superseded"]) == 2

@@ -60,6 +60,8 @@ def test_plain_words_of_the_netfilter_and_intel_maintainers():
         "Patch applied after fixing up the above typo.": ("plain-applied", "applied"),
         "Patch applied, thanks for your review.": ("plain-applied", "applied"),
         "I have just pushed it out, thanks.": ("plain-pushed", "applied"),
+        "Pulled and pushed back out, thanks Jan": ("plain-pulled", "applied"),
+        "Pulled, thanks.": ("plain-pulled", "applied"),
         "This doesn't apply.": ("plain-changes", "changes-requested"),
         "Please rebase and resend.": ("plain-changes", "changes-requested"),
     }
@@ -69,6 +71,7 @@ def test_plain_words_of_the_netfilter_and_intel_maintainers():
         assert a.trust == "applier", words
     # near misses: a question, a sentence about something else, a partial application
     for words in ("Is this applied after the merge?", "I think this doesn't apply to the case you describe.",
+                  "I pulled the latest tree and it still fails.",
                   "Applied the last two patches of this series. Patch 1 needs work."):
         assert read(QUOTE + words + "\n", "Pablo <pablo@netfilter.org>") is None, words
 

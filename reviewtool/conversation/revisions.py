@@ -1,33 +1,32 @@
 """Revisions of a series, linked across threads, from mail headers alone.
 
 The layer `check`, `triage` and `profile learn` all read to know which postings are one series:
-1. threads: In-Reply-To/References (a union-find on message-ids); mails without a Message-ID
-   (git format-patch files) form one thread; a patch posted into another's thread (in reply to a
-   review, under a new summary) is a posting of its own, with the replies under it (postings_of);
+1. threads and their postings (threads.py): In-Reply-To/References; a patch posted into
+   another's thread (in reply to a review, under a new summary) is a posting of its own;
 2. unthreaded series: patches sent without threading are joined the way patchwork does it
    (sources/unthreaded.py: same sender, revision and total, no counter twice, within 12 hours);
 3. revisions: threads carrying the same series form one family: the same change-id; or the same
    summary and sender address of the cover letter or first patch, when the later thread is a
    higher revision or a resend of the same patches on some of the same files with the same
    subject tags and nearly the same changed lines; or the same sender address and files with
-   nearly the same changed lines under a reworded subject; always within REVISION_WINDOW_S (see
+   nearly the same changed lines under a reworded subject, or under the same subject with a
+   subsystem prefix added or dropped (_prefix_home); always within REVISION_WINDOW_S (see
    _belongs). Two different patches by one author under near-identical subjects (another
    function, another file, another hunk) share neither summary nor changed lines: two families.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Iterable, NamedTuple
+from typing import Iterable
 
 from ..mail.headers import address_of
 from ..mail.kinds import mail_kind
-from ..mail.subject import is_reply_subject, normalized_summary, parse_subject
-from ..sources.diffsig import merge, similarity
+from ..sources.diffsig import similarity
 from ..sources.index import MailHead
-from ..sources.unionfind import DisjointSets
 from ..sources.unthreaded import join_unthreaded, unthreaded_marker
+from .threads import PatchThread, _Subj, _summary_key, threads_of  # noqa: F401 (threads_of: read from here)
 
 REVISION_WINDOW_S = 120 * 86400  # vN+1 of a series follows vN within weeks, not seasons
 # Estimated share of changed lines two postings have in common (sources/diffsig.py): a posting
@@ -37,171 +36,6 @@ REVISION_WINDOW_S = 120 * 86400  # vN+1 of a series follows vN within weeks, not
 RESENT_DIFF = 0.2
 SAME_DIFF = 0.6
 _KIND_ORDER = {"change-id": 0, "summary": 1, "files": 2}
-
-
-class _Subj(NamedTuple):
-    """The parts of a patch subject grouping needs (a full Subject per mail of a 10,000-series
-    archive would be most of the index's memory)."""
-
-    counter: int | None
-    expected: int | None
-    revision: int
-    resend: bool
-    tags: tuple[str, ...]
-    summary: str  # normalized
-
-
-@dataclass
-class PatchThread:
-    heads: list[MailHead]
-    patches: list[tuple[MailHead, _Subj]] = field(default_factory=list)
-
-    @property
-    def revisions(self) -> set[int]:
-        return {s.revision for _, s in self.patches}
-
-    @property
-    def top(self) -> int:
-        return max(self.revisions, default=1)
-
-    def first_patch(self, revision: int | None = None) -> MailHead:
-        cands = [(s.counter if s.counter is not None else 1, h.date or 0.0, i, h)
-                 for i, (h, s) in enumerate(self.patches) if revision is None or s.revision == revision]
-        return min(cands)[3]
-
-    def newest_patch_date(self) -> float:
-        return self._newest
-
-    def first_patch_date(self) -> float:
-        return min((h.date or 0.0 for h, _ in self.patches), default=0.0)
-
-    @cached_property
-    def _newest(self) -> float:  # read once the thread has its patches, as `files` is
-        return max((h.date or 0.0 for h, _ in self.patches), default=0.0)
-
-    @cached_property
-    def files(self) -> frozenset[str]:
-        """Every file the thread's patches change (sources/diffsig.py); read once the thread
-        has its patches (families are formed after every thread is complete)."""
-        return frozenset(p for h, _ in self.patches for p in h.paths)
-
-    @cached_property
-    def sketch(self) -> bytes:
-        return merge(h.sketch for h, _ in self.patches if h.sketch)
-
-    def identity(self) -> set[tuple[str, str]]:
-        keys: set[tuple[str, str]] = set()
-        # Any patch's summary: a single patch that grew into a series is one of its patches.
-        for h, s in self.patches:
-            keys.add(("summary", _summary_key(h, s)))
-            if s.counter in (None, 0, 1) and self.files:
-                keys.add(("files", address_of(h.sender) + "|" + "\n".join(sorted(self.files))))
-            if h.change_id:
-                keys.add(("change-id", h.change_id))
-        return keys
-
-
-def _summary_key(h: MailHead, s: _Subj) -> str:
-    return s.summary + "|" + address_of(h.sender)
-
-
-def threads_of(heads: list[MailHead]) -> list[PatchThread]:
-    """The heads by thread (In-Reply-To/References); mails without a Message-ID that look like
-    format-patch output form one thread, as in `check`. Each thread's patches are read here."""
-    uf = DisjointSets()
-    synthesized_root = None
-    seen: set[str] = set()
-    kept: list[MailHead] = []
-    for h in heads:
-        if h.msgid in seen:
-            continue  # the same mail twice (cross-posted archives): b4 dedupes too
-        seen.add(h.msgid)
-        kept.append(h)
-        uf.find(h.msgid)
-        for p in h.parents:
-            uf.union(h.msgid, p)
-        if h.synthesized and (h.ref.format_patch or "[PATCH" in h.subject.upper()):
-            synthesized_root = synthesized_root or h.msgid
-            uf.union(synthesized_root, h.msgid)
-    groups: dict[str, PatchThread] = {}
-    for h in kept:
-        groups.setdefault(uf.find(h.msgid), PatchThread([])).heads.append(h)
-    out: list[PatchThread] = []
-    for t in groups.values():
-        for h in t.heads:
-            if is_reply_subject(h.subject):
-                continue  # no patch, whatever else its subject says
-            s = parse_subject(h.subject)
-            if s.is_patch or h.has_diff:  # what `check` takes for a patch (is_patch_mail)
-                t.patches.append((h, _Subj(s.counter, s.expected, s.revision, s.resend, s.tags,
-                                           normalized_summary(s))))
-        out += postings_of(t)
-    return out
-
-
-def _posted_into(h: MailHead, s: _Subj, parent: dict[str, MailHead | None], patch_of: dict[str, _Subj],
-                 earlier: set[str]) -> bool:
-    """Whether patch `h` is a posting of its own inside another's thread: sent in reply to a
-    review ("I'll post a patch to convert that"), or a lone patch from someone else answering a
-    numbered series, under a summary the thread has not carried before and with no higher
-    revision than the patch it sits under (a v2 sent in reply to v1's review is that series)."""
-    up = parent[h.msgid]
-    if up is None or s.summary in earlier:
-        return False
-    above = patch_of.get(up.msgid)
-    if above is None:
-        if not is_reply_subject(up.subject):
-            return False  # a patch answering a cover letter without [PATCH] in its subject
-    elif not (s.counter is None and above.counter is not None and address_of(h.sender) != address_of(up.sender)):
-        return False
-    hops = 0
-    while up is not None and up.msgid not in patch_of and hops < len(parent):
-        up, hops = parent[up.msgid], hops + 1
-    return up is None or s.revision <= patch_of[up.msgid].revision
-
-
-def postings_of(t: PatchThread) -> list[PatchThread]:
-    """Thread `t` cut into its postings: a patch posted into it (_posted_into) starts one of its
-    own, with the replies under it; the thread keeps the rest, and the earliest posting stays
-    when the rest would hold no patch."""
-    byid = {h.msgid: h for h in t.heads}
-    patch_of = {h.msgid: s for h, s in t.patches}
-    # the mail answered: In-Reply-To, else the nearest of References (which run root first)
-    parent = {h.msgid: next((byid[p] for p in (*h.parents[:1], *reversed(h.parents)) if p in byid and p != h.msgid),
-                            None) for h in t.heads}
-    starts: list[str] = []
-    seen: set[str] = set()
-    for h, s in sorted(t.patches, key=lambda p: p[0].date or 0.0):
-        if _posted_into(h, s, parent, patch_of, seen):
-            starts.append(h.msgid)
-        seen.add(s.summary)
-    while starts:
-        owner = _owners(t.heads, parent, set(starts))
-        if any(owner[h.msgid] is None for h, _ in t.patches):
-            break
-        starts.pop(0)  # nothing of the thread's own would be left: its first posting is the thread
-    if not starts:
-        return [t]
-    cut: dict[str | None, PatchThread] = {}
-    for h in t.heads:
-        cut.setdefault(owner[h.msgid], PatchThread([])).heads.append(h)
-    for h, s in t.patches:
-        cut[owner[h.msgid]].patches.append((h, s))
-    return list(cut.values())
-
-
-def _owners(heads: list[MailHead], parent: dict[str, MailHead | None], starts: set[str]) -> dict[str, str | None]:
-    """For each mail, the posting start it sits under (None: the thread's own)."""
-    owner: dict[str, str | None] = {m: m for m in starts}
-    for h in heads:
-        chain, at = [], h
-        while at is not None and at.msgid not in owner and len(chain) <= len(heads):
-            chain.append(at.msgid)
-            at = parent[at.msgid]
-        found = None if at is None or len(chain) > len(heads) else owner[at.msgid]
-        for m in chain:
-            owner[m] = found
-    return owner
 
 
 def joined(threads: list[PatchThread]) -> list[PatchThread]:
@@ -301,18 +135,50 @@ def _home(t: PatchThread, keys: set[tuple[str, str]], owner: dict[tuple[str, str
     return None
 
 
+_PREFIX_RE = re.compile(r"^[\w.+/-]{1,40}:\s+(?=\S)")
+
+
+def _without_prefix(h: MailHead, s: _Subj) -> str | None:
+    """The summary key with its first `subsystem:` prefix taken off, when it has one."""
+    m = _PREFIX_RE.match(s.summary)
+    return s.summary[m.end():] + "|" + address_of(h.sender) if m else None
+
+
+def _prefix_home(t: PatchThread, owner: dict[tuple[str, str], int], unprefixed: dict[str, int],
+                 fams: list[_Family]) -> int | None:
+    """The family `t` continues under the same subject with a subsystem prefix added or dropped
+    ("ath11k: fix x" then "wifi: ath11k: fix x"; "doc: make x" then "make x"), the changed lines
+    nearly the same. Two prefixed subjects never meet here: "ath11k: fix x" and "ath12k: fix x"
+    are the same fix in two drivers."""
+    cands = set()
+    for h, s in t.patches:
+        bare = _without_prefix(h, s)
+        found = owner.get(("summary", bare)) if bare else unprefixed.get(_summary_key(h, s))
+        if found is not None:
+            cands.add(found)
+    taken = [f for f in cands if _belongs(t, fams[f], "summary") and _similar(t, fams[f].last, SAME_DIFF)]
+    return max(taken, key=lambda f: (fams[f].newest, f)) if taken else None
+
+
 def families(threads: list[PatchThread]) -> list[list[PatchThread]]:
     fams: list[_Family] = []
     owner: dict[tuple[str, str], int] = {}  # identity key -> the family that used it last
+    unprefixed: dict[str, int] = {}  # a prefixed summary key, its prefix taken off -> its family
     for t in sorted(threads, key=lambda t: (t.newest_patch_date(), t.first_patch().msgid)):
         keys = t.identity()
         home = _home(t, keys, owner, fams)
+        if home is None:
+            home = _prefix_home(t, owner, unprefixed, fams)
         if home is None:
             home = len(fams)
             fams.append(_Family())
         fams[home].add(t)
         for k in keys:
             owner[k] = home
+        for h, s in t.patches:
+            bare = _without_prefix(h, s)
+            if bare:
+                unprefixed[bare] = home
     return [f.threads for f in fams]
 
 
