@@ -127,6 +127,11 @@ def test_a_change_asked_for_the_next_version_and_its_near_miss(tmp_path, cli):
     assert item["status"] == "ready"
     item = _status(tmp_path, cli, (REVIEWER, "Please post these separately, they go to different trees.\n"))
     assert item["status"] == "needs-revision"
+    item = _status(tmp_path, cli, (REVIEWER, "Uh, no. Remove that message please.\n"))
+    assert item["status"] == "needs-revision"
+    item = _status(tmp_path, cli, (REVIEWER, "Remove this line? No, please keep it.\n\n"
+                                             "Reviewed-by: Rita Reviewer <rita@example.org>\n"))
+    assert item["status"] == "ready"  # the near miss: a question, then a review
 
 
 def test_a_request_the_applier_then_fixes_up_is_met(tmp_path, cli):
@@ -175,3 +180,9 @@ def test_a_reviewers_nak_in_a_sentence_is_an_objection(tmp_path, cli):
     item = _status(tmp_path, cli, (REVIEWER, "I was not going to NAK it; it is fine.\n\n"
                                              "Acked-by: Rita Reviewer <rita@example.org>\n"))
     assert item["status"] == "ready"  # the near miss: a negated NAK, then an ack
+
+
+def test_the_appliers_request_decides_over_an_earlier_reviewers(tmp_path, cli):
+    item = _status(tmp_path, cli, (REVIEWER, "Could you rename it to bar_count?\n"),
+                   (APPLIER, "Agreed, please send a v2 with the rename.\n"))
+    assert item["status"] == "changes-requested" and item["state"]["by"] == APPLIER

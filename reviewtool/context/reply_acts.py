@@ -2,10 +2,11 @@
 withdrawal. A context stage, read by `check`'s verdict and triage's status alike, so both say
 the same thing of one thread.
 
-- a request for changes: the first reply, not from the series' author or sender, that says
+- a request for changes: a reply, not from the series' author or sender, that says
   "changes requested" or asks for another posting or a change (the `change-request` phrases),
   unless its sender gave a Reviewed-by/Acked-by in it or later, or took it as it is ("no need to
-  resend", "I will fix this up locally": the `fixed-up` phrases): the request was met, or a nit. From someone who applies patches for the tree (reply_state.applier_check) it settles the
+  resend", "I will fix this up locally": the `fixed-up` phrases): the request was met, or a nit.
+  The first from someone who applies for the tree is the one reported, else the first. From someone who applies patches for the tree (reply_state.applier_check) it settles the
   series as changes requested, as the patchwork state would; from anyone else it is an objection
   that keeps the series from "apply it" (needs-revision).
 - a withdrawal: the author's own reply that takes the posting back or promises another version
@@ -55,9 +56,11 @@ def _met_since(series, asked) -> bool:
     return False
 
 
-def change_request(series) -> tuple[Any, str] | None:
-    """(the reply, its words) of the first request for changes (see the module docstring)."""
+def change_requests(series) -> list[tuple[Any, str]]:
+    """(the reply, its words) of each request for changes not met since, oldest first (see the
+    module docstring)."""
     asks = meaning("change-request")
+    out = []
     for r in series.replies:
         if by_author(series, r.author):
             continue
@@ -67,8 +70,8 @@ def change_request(series) -> tuple[Any, str] | None:
             continue
         if hit is not None and _met_since(series, r):
             continue
-        return r, m.group(0).strip() if m else _quote(hit.text)
-    return None
+        out.append((r, m.group(0).strip() if m else _quote(hit.text)))
+    return out
 
 
 def withdrawal(series) -> tuple[Any, str] | None:
@@ -98,12 +101,13 @@ def requested_state(act: dict[str, Any], date) -> dict[str, Any]:
 
 def context_stage(series, options, fields: dict[str, Any]) -> None:
     acts = []
-    asked = change_request(series)
-    if asked is not None:
-        reply, words = asked
+    asked = change_requests(series)
+    if asked:
         is_applier = applier_check(fields["profile"], fields.get("maintainers"), series)
-        act = _act("asked-for-changes", reply, words,
-                   applier=is_applier(Address(reply.author.name, (reply.author.email or "").lower())))
+        by_applier = [is_applier(Address(r.author.name, (r.author.email or "").lower())) for r, _ in asked]
+        # the applier's request decides what becomes of the posting; else the first reviewer's
+        (reply, words), applier = next(((a, True) for a, ok in zip(asked, by_applier) if ok), (asked[0], False))
+        act = _act("asked-for-changes", reply, words, applier=applier)
         acts.append(act)
         if act["applier"] and fields.get("reply_state") is None:
             fields["reply_state"] = requested_state(act, reply.date)
