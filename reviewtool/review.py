@@ -32,6 +32,7 @@ class Review:
     reply_state: dict[str, Any] | None = None  # what the maintainers settled (context/reply_state.state_data)
     reply_claims: tuple[dict[str, Any], ...] = ()  # what others claimed and could not settle (context/reply_state)
     reply_requests: tuple[dict[str, Any], ...] = ()  # changes asked for, the author's withdrawal (context/reply_acts)
+    reply_approvals: tuple[dict[str, Any], ...] = ()  # appliers' reviews in words (context/reply_acts)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
@@ -214,4 +215,5 @@ def review_series(series: Series, options: ReviewOptions) -> Review:
                   not_checked=tuple(not_checked), rules_run=tuple(r.name for r in rules),
                   context_notes=notes,
                   verdict=series_verdict(series, findings, ctx.classification, state, ctx.reply_requests),
-                  reply_state=state, reply_claims=ctx.reply_claims, reply_requests=ctx.reply_requests)
+                  reply_state=state, reply_claims=ctx.reply_claims, reply_requests=ctx.reply_requests,
+                  reply_approvals=ctx.reply_approvals)

@@ -186,3 +186,13 @@ def test_the_appliers_request_decides_over_an_earlier_reviewers(tmp_path, cli):
     item = _status(tmp_path, cli, (REVIEWER, "Could you rename it to bar_count?\n"),
                    (APPLIER, "Agreed, please send a v2 with the rename.\n"))
     assert item["status"] == "changes-requested" and item["state"]["by"] == APPLIER
+
+
+def test_an_appliers_review_in_words_counts_as_a_review(tmp_path, cli):
+    item = _status(tmp_path, cli, (APPLIER, "> +\tbar++;\n\nThanks, this looks good now.\n"))
+    assert item["status"] == "ready" and APPLIER in item["reviewers"]
+    # near misses: the same words from a reviewer who does not apply (a Reviewed-by is theirs to
+    # give), and an applier's "looks good" in a reply that also asks for a change
+    assert _status(tmp_path, cli, (REVIEWER, "Thanks, this looks good now.\n"))["status"] == "needs-review"
+    item = _status(tmp_path, cli, (APPLIER, "It looks fine, but please fix the typo in the subject.\n"))
+    assert item["status"] == "changes-requested"

@@ -157,6 +157,13 @@ EDITS: list[tuple[str, str]] = [
      "| `stale` | waits for someone (needs-review, needs-revision, wrong-tree, incomplete)"),
     ("ping the author for the new revision (needs-revision, changes-requested), for",
      "ping the author for the new revision (needs-revision), for"),
+    ("| `changelog-missing` | warning | a v2+ posting",
+     "| `changelog-missing` | info (warning when the input holds an earlier revision that got review comments: who and "
+     "what they said is quoted) | a v2+ posting"),
+    ("(in the patch, in a reply to it, or in a reply to the cover letter), no error-level finding;",
+     "(in the patch, in a reply to it, or in a reply to the cover letter), or a review in words from someone who "
+     "applies for the tree (\"LGTM\", \"this looks good now\": the `approval` phrases, never in a reply that also "
+     "asks for a change), no error-level finding;"),
     ("a superseded entry holds `superseded_by` and its own `state`;",
      "a superseded entry holds `superseded_by`, its own `state` and its `patches` (`counter`, `msgid`: to set each "
      "to Superseded in patchwork);"),

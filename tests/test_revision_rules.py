@@ -302,3 +302,23 @@ def test_a_resend_that_says_it_changed_needs_a_new_version(tmp_path, check_json)
     mails[0].body = cover_body("Rebased on net-next, no other change.\n\nThis series fixes foo.",
                                notes="Changes in v2:\n- fix the length check")
     assert not hits(check_json(write(tmp_path, thread(*mails), "plain.mbox")), "version-not-bumped")
+
+
+def test_a_request_on_v1_the_v2_log_does_not_mention_is_noted(tmp_path, check_json):
+    from datetime import timedelta
+
+    start = datetime(2026, 11, 2, 10, 0, tzinfo=timezone.utc)
+    v1 = Mail("[PATCH net] foo: fix the bar flags", patch_body(), msgid="v1@example.org")
+    ask = reply("[PATCH net] foo: fix the bar flags", "v1@example.org",
+                "> +\tbar = 1;\n\nCould you rename it to bar_count?\n", date=start + timedelta(hours=2))
+
+    def v2(notes: str) -> str:
+        mail = Mail("[PATCH net v2] foo: fix the bar flags", patch_body(notes=notes), msgid="v2@example.org",
+                    date=start + timedelta(days=2))
+        return thread(v1, ask, start=start) + "\n" + thread(mail, start=start + timedelta(days=2), domain="b.example.org")
+
+    (found,) = hits(check_json(write(tmp_path, v2("v2: rebased on net"))), "review-not-answered")
+    assert "Simon Reviewer" in found["message"] and "rename it to bar_count" in found["message"]
+    assert found["severity"] == "info"
+    answered = v2("v2: renamed it to bar_count (Simon)")  # the near miss: the log names the reviewer
+    assert hits(check_json(write(tmp_path, answered, "answered.mbox")), "review-not-answered") == []

@@ -14,7 +14,9 @@ the same thing of one thread.
 
 `fields["reply_requests"]` holds them (request first), each {"code", "by", "msgid", "evidence",
 "patch"} and, for a request, "applier"; `fields["reply_state"]`, when no reply form settled the
-series, becomes the applier's request.
+series, becomes the applier's request. `fields["reply_approvals"]`: the reviews in words of those
+who apply for the tree ("LGTM", "this looks good now": the `approval` phrases), which triage
+counts as reviews.
 """
 
 from __future__ import annotations
@@ -86,6 +88,22 @@ def withdrawal(series) -> tuple[Any, str] | None:
     return None
 
 
+def approvals(series, asking: set[str], is_applier) -> tuple[dict[str, Any], ...]:
+    """The reviews in words (the `approval` phrases) of those who apply for the tree, each
+    {"by", "patch", "evidence"} (patch: the mail it answers, None or 0 for the whole series);
+    never from the author, nor in a reply that also asks for a change (`asking`: their msgids)."""
+    approve = meaning("approval")
+    out = []
+    for r in series.replies:
+        if r.msgid in asking or by_author(series, r.author) \
+                or not is_applier(Address(r.author.name, (r.author.email or "").lower())):
+            continue
+        hit = approve.first(sentences(r.body.splitlines()))
+        if hit is not None:
+            out.append({"by": str(r.author), "patch": r.counter, "evidence": _quote(hit.text)})
+    return tuple(out)
+
+
 def _act(code: str, reply, evidence: str, **extra) -> dict[str, Any]:
     return {"code": code, "by": str(reply.author), "msgid": reply.msgid, "evidence": evidence,
             "patch": reply.counter, **extra}
@@ -102,8 +120,9 @@ def requested_state(act: dict[str, Any], date) -> dict[str, Any]:
 def context_stage(series, options, fields: dict[str, Any]) -> None:
     acts = []
     asked = change_requests(series)
+    is_applier = applier_check(fields["profile"], fields.get("maintainers"), series)
+    fields["reply_approvals"] = approvals(series, {r.msgid for r, _ in asked}, is_applier)
     if asked:
-        is_applier = applier_check(fields["profile"], fields.get("maintainers"), series)
         by_applier = [is_applier(Address(r.author.name, (r.author.email or "").lower())) for r, _ in asked]
         # the applier's request decides what becomes of the posting; else the first reviewer's
         (reply, words), applier = next(((a, True) for a, ok in zip(asked, by_applier) if ok), (asked[0], False))

@@ -46,7 +46,7 @@ def cover_not_in_input(series: Series) -> bool:
     return len(parents) == 1 and None not in parents and not parents & known
 
 
-def _has_version_log(text: str, *, strict: bool) -> bool:
+def has_version_log(text: str, *, strict: bool) -> bool:
     return bool(_VERSION_NOTE_RE.search(text) or (not strict and _ANY_LOG_RE.search(text)))
 
 
@@ -76,7 +76,7 @@ def changelog_missing(series, ctx):
     mails = [m for m in series.all_mails if m.subject.revision == series.revision] or list(series.all_mails)
     texts = [t for m in mails for t in (m.notes, m.message if m.is_cover else "")]
     texts += ["\n".join(line for _, line in prose_lines(m)) for m in mails if not m.is_cover]  # above-cut has its own rule
-    if any(_has_version_log(t, strict=False) for t in texts):
+    if any(has_version_log(t, strict=False) for t in texts):
         return
     where = mails[0]
     asked = _review_comment(series)

@@ -56,17 +56,24 @@ def _outside_reviews(trailers: tuple[Trailer, ...], author: Person) -> list[Pers
             and not same_person(t.person, author)]
 
 
-def review_coverage(series: Series) -> tuple[tuple[int, ...], tuple[str, ...]]:
+def review_coverage(series: Series, in_words: tuple[dict[str, Any], ...] = ()) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """Patches carrying a Reviewed-by/Acked-by from someone other than their author (in the
-    patch, in a reply to it, or in a reply to the cover letter, which b4 applies to every patch)."""
+    patch, in a reply to it, or in a reply to the cover letter, which b4 applies to every patch),
+    or reviewed in words by someone who applies for the tree (`in_words`: context/reply_acts
+    approvals; one to the cover letter, or to a mail not known, counts for every patch)."""
     cover_trailers = series.cover.followup_trailers if series.cover else ()
     reviewed, who = [], {}
+    from email.utils import parseaddr
+
     for p in series.patches:
-        people = _outside_reviews(p.trailers + p.followup_trailers + cover_trailers, p.author)
+        people = [(x.email.lower() or x.name, str(x))
+                  for x in _outside_reviews(p.trailers + p.followup_trailers + cover_trailers, p.author)]
+        people += [(parseaddr(a["by"])[1].lower() or a["by"], a["by"]) for a in in_words
+                   if a["patch"] in (None, 0, p.counter)]
         if people:
             reviewed.append(p.counter)
-            for person in people:
-                who.setdefault(person.email.lower() or person.name, str(person))
+            for key, label in people:
+                who.setdefault(key, label)
     return tuple(reviewed), tuple(who.values())
 
 
@@ -88,7 +95,7 @@ def classify(review) -> Classification:
 
     series: Series = review.series
     reasons: list[dict[str, Any]] = []
-    reviewed, reviewers = review_coverage(series)
+    reviewed, reviewers = review_coverage(series, getattr(review, "reply_approvals", ()))
     errors = [f for f in review.findings if f.severity is Severity.ERROR]
     verdict, next_step = _verdict_status(review)
 
