@@ -144,3 +144,41 @@ def test_a_projects_own_v6_1_tag_is_no_note_on_every_run(tmp_path, cli):
     for _ in range(2):
         res = cli("lint", "--repo", str(repo.path), "--format", "json")
         assert not [n for n in res.json["summary"]["notes"] if n.startswith("calendar:")]
+
+
+QUEUE_CLOSES = """\
+name = "lab"
+lists = ["netdev@vger.kernel.org"]
+
+[[trees]]
+name = "net-next"
+kind = "development"
+closed_in_merge_window = true
+
+[[subtrees]]
+name = "lab-next"
+feeds = "net-next"
+closed_in_merge_window = true
+
+[[subtrees]]
+name = "lab-queue"
+feeds = "net-next"
+"""
+
+
+def test_a_queue_feeding_net_next_collects_in_the_window(tmp_path, check_json, cli):
+    # [PATCH iwl-next] goes to the Intel maintainers' queue: they keep collecting while net-next
+    # is closed and send it on afterwards; the same patch for net-next itself is refused.
+    queue = check_json(_net_next_series(tmp_path, at("2026-02-10T09:00"), "iwl-next"))
+    assert "net-next-closed" not in queue.rules()
+    assert not any("net-next-closed" in n for n in queue.json["summary"]["notes"])
+    assert "net-next-closed" in check_json(_net_next_series(tmp_path, at("2026-02-10T09:00"), "net-next")).rules()
+    # Whether a queue closes with the tree it feeds is profile data.
+    prof = tmp_path / "lab.toml"
+    prof.write_text(QUEUE_CLOSES)
+    closing = cli("check", str(_net_next_series(tmp_path, at("2026-02-10T09:00"), "lab-next")),
+                  "--format", "json", "--profile", str(prof))
+    assert "net-next-closed" in {f["rule"] for f in closing.json["findings"]}
+    open_queue = cli("check", str(_net_next_series(tmp_path, at("2026-02-10T09:00"), "lab-queue")),
+                     "--format", "json", "--profile", str(prof))
+    assert "net-next-closed" not in {f["rule"] for f in open_queue.json["findings"]}

@@ -289,7 +289,9 @@ def context_stage(series, options, fields: dict[str, Any]) -> None:
     # Say so when the closed-window check had nothing to go on, rather than staying silent.
     first = series.first
     spec = fields["profile"].series_tree(series)
-    if spec is not None and spec.closed_in_merge_window and first.date is not None and not series.is_rfc:
+    queue = fields["profile"].series_queue(series)
+    if spec is not None and spec.closed_in_merge_window and first.date is not None and not series.is_rfc \
+            and (queue is None or queue.closed_in_merge_window):
         state = calendar.state_at(first.date)
         if state.status in ("unknown", "uncertain"):
             fields["notes"].append(f"net-next-closed: whether {spec.name} was open on "

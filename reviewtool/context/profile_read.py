@@ -50,7 +50,8 @@ def _tree(t: dict[str, Any], origin: str) -> TreeSpec:
 
 def _subtree(t: dict[str, Any], trees: list[str], origin: str, name: str) -> SubTree:
     sub = SubTree(name=str(t["name"]).lower(), feeds=str(t["feeds"]), git=t.get("git"),
-                  paths=_str_list(t, "paths", origin, name), source=str(t.get("source", "")))
+                  paths=_str_list(t, "paths", origin, name), source=str(t.get("source", "")),
+                  closed_in_merge_window=bool(t.get("closed_in_merge_window", False)))
     if sub.feeds not in trees:
         raise ConfigError(f"{origin}: profile {name!r}: sub-tree {sub.name!r} feeds unknown tree {sub.feeds!r}")
     return sub

@@ -63,6 +63,9 @@ class SubTree:
     git: str | None = None  # the repository, as replies name it: "ath.git"
     paths: tuple[str, ...] = ()  # what it takes (prefixes); empty: whatever the fed tree takes
     source: str = ""
+    # A queue with its own maintainers keeps taking postings while the tree it feeds is closed
+    # (they send them on after the merge window), unless the profile says it closes too.
+    closed_in_merge_window: bool = False
 
 
 UNTAGGED_SIGNALS = ("maintainers", "build-break", "regression")
@@ -256,6 +259,12 @@ class Profile:
         first = series.first
         return self.declared_tree(first.subject.tags) if first else None
 
+    def series_queue(self, series) -> SubTree | None:
+        """The sub-tree the series' first mail names in its subject ([PATCH iwl-next]), if any."""
+        first = series.first
+        reading = self.read_tree(first.subject.tags) if first else None
+        return self.subtree(reading.written.lower()) if reading is not None and reading.how == "subtree" else None
+
     def tree_for(self, kind: str, declared: TreeSpec | None = None) -> TreeSpec | None:
         """The tree of `kind` that goes with the declared one: itself, its pair, else the first."""
         if declared is not None:
@@ -366,7 +375,8 @@ def _as_data(p: Profile) -> dict[str, Any]:
                        "closed_in_merge_window": t.closed_in_merge_window, "git": t.git, "source": t.source,
                        "former_names": [{"name": f.name, "source": f.source} | ({"until": f.until} if f.until else {})
                                         for f in t.former_names]} for t in p.trees],
-            "subtrees": [{"name": s.name, "feeds": s.feeds, "git": s.git, "paths": list(s.paths), "source": s.source}
+            "subtrees": [{"name": s.name, "feeds": s.feeds, "git": s.git, "paths": list(s.paths), "source": s.source,
+                          "closed_in_merge_window": s.closed_in_merge_window}
                          for s in p.subtrees],
             "required_prefixes": [{"prefix": r.prefix, "since": r.since, "paths": list(r.paths),
                                    "exempt": list(r.exempt), "source": r.source}

@@ -105,7 +105,9 @@ def net_next_closed(series, ctx):
     """Why: During the two-week merge window (from the vX.Y release to vX.(Y+1)-rc1) net-next and
     the trees that follow it take no new work; postings are dropped and must be resent once the
     tree reopens. Closures announced besides the window (netdev's end-of-year break) are data in
-    the profile. The tree a patch belongs in decides, not only the one it names: a clean-up sent as
+    the profile. A posting for a queue that feeds the closed tree ([PATCH iwl-next]) is not refused:
+    its maintainers collect it and send it on after the window (unless the profile says the queue
+    closes too). The tree a patch belongs in decides, not only the one it names: a clean-up sent as
     [PATCH net], or an untagged patch that is new work, is net-next material while net-next is
     closed. A posting that names the closed tree is an error; one whose tree is inferred from what
     it reads as is a warning that quotes why. RFCs are welcome at any time.
@@ -115,6 +117,7 @@ def net_next_closed(series, ctx):
       [PATCH] net: foo: use a read-write lock for the list   (untagged, the same day)
     Good:
       [RFC PATCH net-next] ...   (or the same patch after vX.(Y+1)-rc1)
+      [PATCH iwl-next] ...   (a queue that feeds net-next: its maintainers collect it meanwhile)
     """
     first = series.first
     if first is None or first.date is None or series.is_rfc or any(p.subject.rfc for p in series.all_mails):
@@ -123,6 +126,9 @@ def net_next_closed(series, ctx):
     spec = ctx.profile.tree(cls.development_tree)
     if spec is None or not spec.closed_in_merge_window:
         return
+    queue = ctx.profile.series_queue(series)
+    if queue is not None and not queue.closed_in_merge_window:
+        return  # [PATCH iwl-next]: its maintainers collect it and send it on once the window is over
     declared = cls.declared
     if declared is not None and declared.name == spec.name:
         affected = None  # the whole posting is for the closed tree
