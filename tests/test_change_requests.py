@@ -63,8 +63,16 @@ def test_the_author_agreeing_to_change_it_is_a_revision_to_come(tmp_path, cli):
     assert item["status"] == "needs-revision"
     item = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", "Thanks for the review, we will split up the patches.\n"))
     assert item["status"] == "needs-revision"
-    # near misses: a follow-up patch later, or the maintainer-author fixing it up as it is applied
-    for words in ("I will fix that in a follow-up patch.", "I'll fix this up when applying it."):
+    # the thing to change named ("I will remove the class"); the fix already in the tree another way
+    for words in ("Makes sense, I will remove the class.", "Ah, if so, we don't need it again."):
+        item = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", words + "\n"))
+        assert item["status"] == "needs-revision", words
+        assert [r for r in item["reasons"] if r["code"] == "withdrawn"], words
+    # near misses: a follow-up patch later, the maintainer-author fixing it up as it is applied,
+    # what the code will do, another patch's work
+    for words in ("I will fix that in a follow-up patch.", "I'll fix this up when applying it.",
+                  "This will change the MAC address.", "I will fix the other driver too.",
+                  "We do not need it for the other boards."):
         item = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", words + "\n"))
         assert not [r for r in item["reasons"] if r["code"] == "withdrawn"], words
 

@@ -3,6 +3,8 @@ series: each kind on mail of our own, with a near miss that stays a series."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from mailfactory import Mail, patch_body, thread, write
 from reviewtool.mail.kinds import mail_kind
 
@@ -10,11 +12,26 @@ GREG = "Greg Kroah-Hartman <gregkh@linuxfoundation.org>"
 ROBOT = "kernel test robot <lkp@intel.com>"
 
 
+def _at(day: str) -> float:
+    return datetime.fromisoformat(day + "T12:00:00+00:00").timestamp()
+
+
 def test_each_kind_and_its_near_miss():
     assert mail_kind("[PATCH AUTOSEL 6.8 01/68] wifi: foo: fix bar", "Sasha Levin <sashal@kernel.org>") == "stable-review"
     assert mail_kind("[PATCH 6.6 012/150] wifi: foo: fix bar", GREG) == "stable-review"
-    # a maintainer's own backport, [PATCH 5.4], is a patch for the stable team, not its review cycle
-    assert mail_kind("[PATCH 5.4] netfilter: foo: fix bar", "Pablo <pablo@netfilter.example>") is None
+    # a backport sent by anyone else is for the stable team to take, not the list's queue: a tag
+    # naming a stable tree, or a version released before the posting (5.4 in 2023)...
+    pablo = "Pablo <pablo@netfilter.example>"
+    assert mail_kind("[PATCH -stable,5.10 v3 00/11] netfilter stable fixes", pablo) == "stable-backport"
+    assert mail_kind("[PATCH 6.6.y 0/2] netfilter: fix bar", pablo) == "stable-backport"
+    assert mail_kind("[PATCH 5.4] netfilter: foo: fix bar", pablo, _at("2023-11-21")) == "stable-backport"
+    assert mail_kind("[PATCH v2 4.14 1/5] Revert \"foo: bar\"", pablo, _at("2022-07-14")) == "stable-backport"
+    # ...but a fix for the release being prepared ([PATCH 6.0] during 6.0-rc) is the list's own,
+    # and without a date a bare version says nothing
+    assert mail_kind("[PATCH 6.0] wifi: mt76: fix bar", pablo, _at("2022-09-07")) is None
+    assert mail_kind("[PATCH 5.4] netfilter: foo: fix bar", pablo) is None
+    assert mail_kind("[PATCH 1.2] tool: fix bar", pablo, _at("2023-11-21")) is None
+    assert mail_kind("[PATCH net-next 1/2] foo: stable ids", pablo, _at("2023-11-21")) is None
     assert mail_kind('FAILED: patch "[PATCH] wifi: foo: fix bar" failed to apply to 6.6-stable tree',
                      GREG) == "stable-notice"
     assert mail_kind("linux-next: manual merge of the wireless-next tree with the net tree",
@@ -34,6 +51,7 @@ def test_triage_lists_them_apart_by_kind(tmp_path, cli):
         Mail("[netdev:main] BUILD SUCCESS 0123456789abcdef", "tree/branch: ...\n", sender=ROBOT,
              msgid="b1@example.org"),
         Mail("[PATCH net] net: foo: fix bar", patch_body(), msgid="p1@example.org"),
+        Mail("[PATCH -stable,5.10] net: foo: fix bar", patch_body(), msgid="k1@example.org"),
         # a fix posted in reply to syzbot's report: the thread is a series all the same
         Mail("[syzbot] KASAN: use-after-free in foo_bar", "HEAD commit: 0123456789ab\n",
              sender="syzbot <syzbot+0123abcd@syzkaller.appspotmail.com>", msgid="z1@example.org"),
@@ -44,4 +62,4 @@ def test_triage_lists_them_apart_by_kind(tmp_path, cli):
     res = cli("triage", path, "--no-store", "-f", "json")
     assert res.code in (0, 1), res.err
     assert sorted(s["msgid"] for s in res.json["series"]) == ["p1@example.org", "z2@example.org"]
-    assert res.json["totals"]["not_series"] == {"robot-report": 1, "stable-review": 1}
+    assert res.json["totals"]["not_series"] == {"robot-report": 1, "stable-backport": 1, "stable-review": 1}

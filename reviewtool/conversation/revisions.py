@@ -214,7 +214,7 @@ def by_kind(threads: list[PatchThread]) -> tuple[list[PatchThread], dict[str, in
     kept, kinds = [], {}
     for t in threads:
         root = root_of(t)
-        kind = mail_kind(root.subject, root.sender)
+        kind = mail_kind(root.subject, root.sender, root.date)
         # a fix posted in reply to a robot's report (syzbot's, say) is a series all the same
         if kind is None or any(h.sender != root.sender for h, _ in t.patches):
             kept.append(t)
