@@ -34,6 +34,18 @@ def test_a_reviewers_request_for_another_posting_needs_a_revision(tmp_path, cli)
     assert "please send a v2" in asked[0]["evidence"]
 
 
+def test_what_the_patch_should_do_is_a_request(tmp_path, cli):
+    item = _status(tmp_path, cli, (REVIEWER, "> +\tbar++;\n\nThis doesn't belong into this patch - you should "
+                                             "reorder so the core change comes first.\n"))
+    asked = [r for r in item["reasons"] if r["code"] == "asked-for-changes"]
+    assert item["status"] == "needs-revision" and "you should reorder" in asked[0]["evidence"]
+    # near misses: advice for next time, and where to send it (the tree rules say that)
+    for words in ("You should use --base next time.", "You should send these to net next time, too.",
+                  "I think you should not worry about that."):
+        item = _status(tmp_path, cli, (REVIEWER, words + "\n"))
+        assert not [r for r in item["reasons"] if r["code"] == "asked-for-changes"], words
+
+
 def test_a_request_then_an_ack_from_the_reviewer_is_met(tmp_path, cli):
     item = _status(tmp_path, cli, (REVIEWER, "> +\tbar++;\n\nCould you rename it to bar_count?\n"),
                    (REVIEWER, "> Could you rename it?\n\nFine as is, after all.\n\nReviewed-by: Rita Reviewer <rita@example.org>\n"))
