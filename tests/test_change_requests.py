@@ -216,3 +216,22 @@ def test_an_appliers_review_in_words_counts_as_a_review(tmp_path, cli):
     assert _status(tmp_path, cli, (REVIEWER, "Thanks, this looks good now.\n"))["status"] == "needs-review"
     item = _status(tmp_path, cli, (APPLIER, "It looks fine, but please fix the typo in the subject.\n"))
     assert item["status"] == "changes-requested"
+
+
+def test_an_applier_who_will_not_apply_it_rejects_it(tmp_path, cli):
+    item = _status(tmp_path, cli, (APPLIER, "It makes no sense to send such patches as standalone. It should be "
+                                            "included in a bigger series or just don't bother.\n"))
+    assert item["status"] == "rejected", item["reasons"]
+    assert item["state"]["by"] == APPLIER and item["state"]["form"] == "rejection"
+    assert "makes no sense to send" in item["state"]["evidence"]
+    # it decides over the same applier's earlier request
+    item = _status(tmp_path, cli, (APPLIER, "Please send a v2 that takes the lock.\n"),
+                   (APPLIER, "You sent a different patch since, so I'm dropping this one.\n"))
+    assert item["status"] == "rejected"
+    # near misses: not now but later, a reviewer who applies nothing, the author's own words
+    for who, words in ((APPLIER, "I'll drop this for now, please resend it after rc1."),
+                       (APPLIER, "I'm not going to apply this as is."),
+                       (REVIEWER, "I'm dropping this from my review queue, someone else please look."),
+                       ("Jane Developer <jane@example.org>", "I'll drop this one, it is not needed.")):
+        item = _status(tmp_path, cli, (who, words + "\n"))
+        assert item["status"] != "rejected", words

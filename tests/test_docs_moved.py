@@ -167,6 +167,9 @@ EDITS: list[tuple[str, str]] = [
     ("a superseded entry holds `superseded_by` and its own `state`;",
      "a superseded entry holds `superseded_by`, its own `state` and its `patches` (`counter`, `msgid`: to set each "
      "to Superseded in patchwork);"),
+    # Issue 27: the author's promise names what changes; an applier's refusal in words rejects.
+    ('"I will send a v2", "I\'ll change that": the `withdrawal` phrases)',
+     '"I will send a v2", "I\'ll change that", "I will remove the class": the `withdrawal` phrases)'),
 ]
 
 # Headings renamed: old -> new (a heading must be a heading of some page, not just a phrase in one).

@@ -11,6 +11,10 @@ the same thing of one thread.
   that keeps the series from "apply it" (needs-revision).
 - a withdrawal: the author's own reply that takes the posting back or promises another version
   (the `withdrawal` phrases).
+- a rejection: someone who applies for the tree saying it will not be applied ("I'm dropping
+  this", "... or just don't bother": the `rejection` phrases). It settles the series as
+  rejected, and decides over a request for changes. Said of one patch of several, it drops that
+  patch, not the series: not read here.
 
 `fields["reply_requests"]` holds them (request first), each {"code", "by", "msgid", "evidence",
 "patch"} and, for a request, "applier"; `fields["reply_state"]`, when no reply form settled the
@@ -88,6 +92,22 @@ def withdrawal(series) -> tuple[Any, str] | None:
     return None
 
 
+def rejection(series, is_applier) -> tuple[Any, str] | None:
+    """(the reply, its words) of the first reply from an applier, not the author, that says the
+    posting will not be applied (see the module docstring)."""
+    refuses = meaning("rejection")
+    several = len(series.patches) > 1
+    for r in series.replies:
+        if by_author(series, r.author) or not is_applier(Address(r.author.name, (r.author.email or "").lower())):
+            continue
+        if several and r.counter:
+            continue  # "I'm dropping it" on patch 8 of 8 drops that patch; the rest may well be applied
+        hit = refuses.first(sentences(r.body.splitlines()))
+        if hit is not None:
+            return r, _quote(hit.text)
+    return None
+
+
 def approvals(series, asking: set[str], is_applier) -> tuple[dict[str, Any], ...]:
     """The reviews in words (the `approval` phrases) of those who apply for the tree, each
     {"by", "patch", "evidence"} (patch: the mail it answers, None or 0 for the whole series);
@@ -109,12 +129,12 @@ def _act(code: str, reply, evidence: str, **extra) -> dict[str, Any]:
             "patch": reply.counter, **extra}
 
 
-def requested_state(act: dict[str, Any], date) -> dict[str, Any]:
-    """An applier's request as the series' state (the shape of reply_state.state_data)."""
-    return {"state": "changes-requested", "tree": None, "tree_words": None, "branch": None, "by": act["by"],
+def requested_state(act: dict[str, Any], date, state: str = "changes-requested") -> dict[str, Any]:
+    """An applier's request (or rejection) as the series' state (the shape of reply_state.state_data)."""
+    return {"state": state, "tree": None, "tree_words": None, "branch": None, "by": act["by"],
             "date": date.isoformat() if date else None, "patches": None,
             "applied": [], "not_applied": [], "open": [], "commits": [], "reason": act["evidence"],
-            "form": "change-request", "msgid": act["msgid"], "evidence": act["evidence"]}
+            "form": "rejection" if state == "rejected" else "change-request", "msgid": act["msgid"], "evidence": act["evidence"]}
 
 
 def context_stage(series, options, fields: dict[str, Any]) -> None:
@@ -130,6 +150,13 @@ def context_stage(series, options, fields: dict[str, Any]) -> None:
         acts.append(act)
         if act["applier"] and fields.get("reply_state") is None:
             fields["reply_state"] = requested_state(act, reply.date)
+    refused = rejection(series, is_applier)
+    if refused is not None:
+        act = _act("rejected", *refused, applier=True)
+        acts.append(act)
+        settled = fields.get("reply_state")
+        if settled is None or settled.get("form") == "change-request":
+            fields["reply_state"] = requested_state(act, refused[0].date, "rejected")
     taken_back = withdrawal(series)
     if taken_back is not None:
         acts.append(_act("withdrawn", *taken_back))
