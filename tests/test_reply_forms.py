@@ -131,7 +131,9 @@ def test_pw_bot_command_that_sets_no_state_we_track():
 
 @pytest.mark.parametrize("line, words", [("Applied to net-next, thanks.", "net-next"), ("Applied.", None),
                                          ("Thanks, applied.", None), ("Now queued up, thanks,", None),
-                                         ("Applied and pushed out.", None), ("applied to the wireless tree", "the wireless tree")])
+                                         ("Applied and pushed out.", None), ("applied to the wireless tree", "the wireless tree"),
+                                         ("Manually applied to ath-current branch of ath.git.",
+                                          "ath-current branch of ath.git")])
 def test_plain_applied_needs_an_applier(line, words):
     a = read(QUOTE + line + "\n\nJohn\n", sender="John Maintainer <john@kernel.example>")
     assert (a.state, a.form, a.needs_applier, a.tree_words) == ("applied", "plain-applied", True, words)

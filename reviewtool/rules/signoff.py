@@ -174,15 +174,35 @@ def _letters(text: str) -> str:
     return re.sub(r"[^a-z]", "", text.lower())
 
 
+def _subsequence(short: str, word: str) -> bool:
+    """`bgg` in `brugger`: the letters in order, the first one first."""
+    if not short or not word or short[0] != word[0]:
+        return False
+    rest = iter(word)
+    return all(c in rest for c in short)
+
+
 def _same_under_another_address(sender: Person, signer: Person | None) -> bool:
-    """`zuoqilin1@163.com` sending what `zuoqilin <zuoqilin@yulong.com>` signed, or
-    `matthias.bgg@kernel.org` for `Matthias Brugger <mbrugger@suse.com>`: the sender's mailbox
-    name starts with the signer's mailbox name or first name (five letters or more)."""
+    """The sender's mailbox is another address of the signer's, as people's addresses are made
+    from their names: the signer's mailbox with digits added (`zuoqilin1@163.com` for `zuoqilin
+    <zuoqilin@yulong.com>`), or the signer's first name and surname in a mailbox's usual forms
+    (`jane.doe`, `jdoe`, `doej`, `janed`, `matthias.bgg` for Matthias Brugger). A shared first name
+    alone is not the same person: `jonathan.doe` did not sign as Jonathan Smith."""
     if signer is None or not sender.email:
         return False
-    mine = _letters(sender.email.split("@", 1)[0])
-    theirs = [_letters(signer.email.split("@", 1)[0])] + [_letters(w) for w in signer.name.split()[:1]]
-    return any(len(t) >= 5 and mine.startswith(t) for t in theirs)
+    local = sender.email.split("@", 1)[0].lower()
+    theirs = (signer.email or "").split("@", 1)[0].lower()
+    if len(_letters(theirs)) >= 5 and local.startswith(theirs) and not _letters(local[len(theirs):]):
+        return True
+    words = [_letters(w) for w in signer.name.replace(",", " ").split()]
+    words = [w for w in words if w]
+    if len(words) < 2:
+        return False
+    first, last, mine = words[0], words[-1], _letters(local)
+    forms = {first + last, first[0] + last, last + first, last + first[0], first + last[0]}
+    if mine in forms:
+        return True
+    return len(first) >= 3 and mine.startswith(first) and _subsequence(mine[len(first):], last)
 
 
 def _codev_problems(p: Patch):
