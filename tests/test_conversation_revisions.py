@@ -160,3 +160,54 @@ def test_a_revision_that_adds_or_drops_the_subsystem_prefix_is_the_series(tmp_pa
                    path="drivers/net/ethernet/bar/bar_main.c")
     report = _triage(cli, write(tmp_path, foo + "\n" + bar, "two.mbox"))
     assert len([s for s in report["series"] if s["status"] != "superseded"]) == 2
+
+
+def _replacement_case(tmp_path, cli, *, sender: str, files: tuple[str, ...], name: str) -> dict:
+    """A lone patch, a maintainer's request for another way, and a patch posted under that request
+    (by `sender`, changing `files`; two files: a 2-patch series)."""
+    old = Mail("[PATCH iwl-net] igb: deallocate the workqueues unconditionally",
+               patch_body(diff=hunk_diff("drivers/net/ethernet/intel/igb/igb_main.c", ["\treturn 0;"],
+                                         ["\tdestroy_workqueue(wq);"])), msgid="old@example.org")
+    ask = _reply("Re: [PATCH iwl-net] igb: deallocate the workqueues unconditionally",
+                 "A better fix would be not to have the workqueues at all.\n", "old@example.org", "ask@example.org", 1,
+                 sender="Tony Nguyen <anthony.l.nguyen@intel.com>")
+    n = len(files)
+    new = [Mail(f"[PATCH iwl-net{f' {i}/{n}' if n > 1 else ''}] igb: avoid starting the workqueues, part {i}",
+                patch_body(diff=hunk_diff(path, ["\treturn 0;"], ["\tif (!wq_needed)\n\t\treturn 0;"])),
+                sender=sender, in_reply_to="ask@example.org" if i == 1 else "new1@example.org",
+                msgid=f"new{i}@example.org", date=START + timedelta(hours=30 + i))
+           for i, path in enumerate(files, 1)]
+    report = _triage(cli, write(tmp_path, thread(old, ask, *new, start=START), name))
+    return {s["msgid"]: s for s in report["series"]}
+
+
+def test_the_authors_other_way_posted_under_the_request_replaces_the_patch(tmp_path, cli):
+    igb = "drivers/net/ethernet/intel/igb/igb_main.c"
+    by_id = _replacement_case(tmp_path, cli, sender="Jane Developer <jane@example.org>", files=(igb,), name="a.mbox")
+    assert by_id["old@example.org"]["status"] == "superseded"
+    assert by_id["old@example.org"]["superseded_by"]["msgid"] == "new1@example.org"
+    # near misses: someone else's patch there, the author's patch on other files, the author's
+    # series that builds on it: each a posting of its own, the old patch still waiting
+    for i, (sender, files) in enumerate((("Sam Other <sam@example.org>", (igb,)),
+                                         ("Jane Developer <jane@example.org>", ("drivers/net/ethernet/intel/igb/igb_ptp.c",)),
+                                         ("Jane Developer <jane@example.org>", (igb, "drivers/net/ethernet/intel/igb/igb.h")))):
+        by_id = _replacement_case(tmp_path, cli, sender=sender, files=files, name=f"miss{i}.mbox")
+        assert by_id["old@example.org"]["status"] != "superseded", (sender, files)
+        assert "new1@example.org" in by_id
+
+
+def test_an_applied_revision_shows_applied_when_a_later_one_carries_the_rest(tmp_path, cli):
+    """Patch 1 of v1 applied, v2 resends patch 2: v1 is listed as applied (then v2), not hidden
+    as superseded; a v1 nobody applied stays superseded."""
+    mails = series_mails(2, tree="net-next")
+    mails[0].msgid, mails[1].msgid, mails[2].msgid = "c@example.org", "p1@example.org", "p2@example.org"
+    took = _reply("Re: [PATCH net-next 1/2] foo: fix thing number 1", "Patch applied, thanks!\n", "p1@example.org",
+                  "a@example.org", 2, sender="Jakub Kicinski <kuba@kernel.org>")
+    v2 = Mail("[PATCH net-next v2] foo: fix thing number 2", patch_body(), msgid="v2@example.org",
+              date=START + timedelta(hours=30))
+    report = _triage(cli, write(tmp_path, thread(*mails, took, start=START) + "\n" + thread(v2, start=START), "p.mbox"))
+    (v1,) = [s for s in report["series"] if "superseded_by" in s]
+    assert (v1["status"], v1["state"]["state"], v1["superseded_by"]["msgid"]) == ("applied", "applied", "v2@example.org")
+    assert report["counts"]["applied"] == 1
+    quiet = _triage(cli, write(tmp_path, thread(*mails, start=START) + "\n" + thread(v2, start=START), "q.mbox"))
+    assert [s["status"] for s in quiet["series"] if "superseded_by" in s] == ["superseded"]

@@ -170,6 +170,16 @@ EDITS: list[tuple[str, str]] = [
     # Issue 27: the author's promise names what changes; an applier's refusal in words rejects.
     ('"I will send a v2", "I\'ll change that": the `withdrawal` phrases)',
      '"I will send a v2", "I\'ll change that", "I will remove the class": the `withdrawal` phrases)'),
+    # Issue 27: the author's other way posted under the review replaces a lone patch; an applied
+    # earlier revision shows applied.
+    ("sent again under a new subject); all within 120 days.",
+     "sent again under a new subject); or a lone patch its sender posts in reply to the review of their own lone "
+     "patch, changing some of its files (another way to the same change: \"a better fix would be not to have the "
+     "workqueues\" answered with \"igb: avoid starting them\"; under a patch of a series, or as a series of its "
+     "own, it is another posting); all within 120 days."),
+    ("or set to Superseded by the maintainers |",
+     "or set to Superseded by the maintainers. An earlier revision the maintainers applied (patch 1 of v1, then v2 "
+     "with the rest) shows `applied`, with the revision that followed |"),
 ]
 
 # Headings renamed: old -> new (a heading must be a heading of some page, not just a phrase in one).

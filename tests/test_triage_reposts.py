@@ -64,8 +64,14 @@ def test_the_same_patch_for_two_stable_trees_is_two_series(tmp_path, cli):
     b = patch("[PATCH AUTOSEL 5.4 1/1] wifi: foo: fix the bar path", when=T0 + timedelta(minutes=5))
     report = triage(cli, tmp_path, a, b)
     assert triaged(report) == [] and report["totals"]["not_series"] == {"stable-review": 2}
+    # from anyone else, backports to released trees: kept apart too, one thread each
     a = patch("[PATCH 5.10] wifi: foo: fix the bar path")
     b = patch("[PATCH 5.4] wifi: foo: fix the bar path", when=T0 + timedelta(minutes=5))
+    report = triage(cli, tmp_path, a, b)
+    assert triaged(report) == [] and report["totals"]["not_series"] == {"stable-backport": 2}
+    # the same patch for two trees of the list is two series
+    a = patch("[PATCH net] wifi: foo: fix the bar path")
+    b = patch("[PATCH net-next] wifi: foo: fix the bar path", when=T0 + timedelta(minutes=5))
     assert len(triaged(triage(cli, tmp_path, a, b))) == 2
 
 

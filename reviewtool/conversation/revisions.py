@@ -160,19 +160,46 @@ def _prefix_home(t: PatchThread, owner: dict[tuple[str, str], int], unprefixed: 
     return max(taken, key=lambda f: (fams[f].newest, f)) if taken else None
 
 
+def _replaced_home(t: PatchThread, patch_home: dict[str, tuple[int, MailHead, bool]], fams: list[_Family]) -> int | None:
+    """The family whose patch `t` was posted under by that patch's own sender, changing some of
+    its files: the author's answer to the review, another way to the same change ("a better fix
+    would be not to have the workqueues" answered with "igb: avoid starting them"). A patch
+    someone else posts under it, one on other files, one under a patch of a series (it replaces
+    that patch only), or a series answering a suggestion (it builds on the patch), is a posting
+    of its own."""
+    if t.answers is None or t.answers not in patch_home:
+        return None
+    home, above, alone = patch_home[t.answers]
+    mine = t.first_patch()
+    single = sum(1 for _, s in t.patches if s.counter != 0) == 1
+    if not alone or not single or address_of(mine.sender) != address_of(above.sender) or not set(above.paths) & t.files:
+        return None  # under patch 1 of 4 it replaces that patch only: a posting of its own
+    return home if _belongs_in_time(t, fams[home]) else None
+
+
+def _belongs_in_time(t: PatchThread, fam: _Family) -> bool:
+    return t.newest_patch_date() - fam.last.newest_patch_date() <= REVISION_WINDOW_S
+
+
 def families(threads: list[PatchThread]) -> list[list[PatchThread]]:
     fams: list[_Family] = []
     owner: dict[tuple[str, str], int] = {}  # identity key -> the family that used it last
     unprefixed: dict[str, int] = {}  # a prefixed summary key, its prefix taken off -> its family
+    patch_home: dict[str, tuple[int, MailHead, bool]] = {}  # patch mail id -> family, mail, a lone patch
     for t in sorted(threads, key=lambda t: (t.newest_patch_date(), t.first_patch().msgid)):
         keys = t.identity()
         home = _home(t, keys, owner, fams)
         if home is None:
             home = _prefix_home(t, owner, unprefixed, fams)
         if home is None:
+            home = _replaced_home(t, patch_home, fams)
+        if home is None:
             home = len(fams)
             fams.append(_Family())
         fams[home].add(t)
+        alone = sum(1 for _, s in t.patches if s.counter != 0) == 1
+        for h, _ in t.patches:
+            patch_home[h.msgid] = (home, h, alone)
         for k in keys:
             owner[k] = home
         for h, s in t.patches:

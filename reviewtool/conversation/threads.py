@@ -36,6 +36,8 @@ class _Subj(NamedTuple):
 class PatchThread:
     heads: list[MailHead]
     patches: list[tuple[MailHead, _Subj]] = field(default_factory=list)
+    # a posting cut out of another's thread (postings_of): the patch mail it was posted under
+    answers: str | None = None
 
     @property
     def revisions(self) -> set[int]:
@@ -165,10 +167,20 @@ def postings_of(t: PatchThread) -> list[PatchThread]:
         return [t]
     cut: dict[str | None, PatchThread] = {}
     for h in t.heads:
-        cut.setdefault(owner[h.msgid], PatchThread([])).heads.append(h)
+        cut.setdefault(owner[h.msgid], PatchThread([], answers=_patch_above(owner[h.msgid], parent, patch_of))
+                       ).heads.append(h)
     for h, s in t.patches:
         cut[owner[h.msgid]].patches.append((h, s))
     return list(cut.values())
+
+
+def _patch_above(start: str | None, parent: dict[str, MailHead | None], patch_of: dict[str, _Subj]) -> str | None:
+    """The patch mail a cut-out posting was sent under (None for the thread's own)."""
+    up = parent.get(start) if start is not None else None
+    hops = 0
+    while up is not None and up.msgid not in patch_of and hops < len(parent):
+        up, hops = parent[up.msgid], hops + 1
+    return up.msgid if up is not None and up.msgid in patch_of else None
 
 
 def _owners(heads: list[MailHead], parent: dict[str, MailHead | None], starts: set[str]) -> dict[str, str | None]:

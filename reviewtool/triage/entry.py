@@ -208,11 +208,17 @@ def entry(group: SeriesGroup, r: Reviewed, opts: TriageOptions, pulled: dict[str
 
 def superseded_entries(group: SeriesGroup, opts: TriageOptions, r: Reviewed | None = None) -> list[dict[str, Any]]:
     """Rows for the earlier revisions of a group: listed, not reviewed; each with what the
-    maintainers' replies settled for it (the review's "earlier-state" reasons), if anything."""
+    maintainers' replies settled for it (the review's "earlier-state" reasons), if anything, and
+    `applied` for its status when they applied it."""
     from ..mail.subject import parse_subject
 
     states = {x["msgid"]: x["state"] for x in (r.reasons if r else ()) if x.get("code") == "earlier-state"}
-    return [{"id": f"{group.key}.{i + 1}", "status": "superseded", "state": states.get(s.msgid),
+
+    def status(msgid: str) -> str:
+        # applied is what the revision shows, however many came after it (they carry the rest)
+        return "applied" if (states.get(msgid) or {}).get("state") == "applied" else "superseded"
+
+    return [{"id": f"{group.key}.{i + 1}", "status": status(s.msgid), "state": states.get(s.msgid),
              "msgid": s.msgid, "full_subject": s.subject,
              "subject": parse_subject(s.subject).summary, "tree": parse_subject(s.subject).tree,
              "revision": s.revision, "date": iso(s.date), "url": thread_url(opts.link_base, s.msgid),
