@@ -211,3 +211,28 @@ def test_an_applied_revision_shows_applied_when_a_later_one_carries_the_rest(tmp
     assert report["counts"]["applied"] == 1
     quiet = _triage(cli, write(tmp_path, thread(*mails, start=START) + "\n" + thread(v2, start=START), "q.mbox"))
     assert [s["status"] for s in quiet["series"] if "superseded_by" in s] == ["superseded"]
+
+
+def test_a_newer_revision_the_archive_lacks_settles_the_series(tmp_path, cli):
+    """v3 never reached the archive, but the applier's "Applied, thanks." to "Re: [PATCH net v3]"
+    of the same summary sits in the thread: the series was applied as v3. Under another summary
+    the absent mail is some other patch, and settles nothing here."""
+    def case(summary: str, name: str) -> dict:
+        v2 = Mail("[PATCH net v2] foo: fix the register writes", patch_body(), msgid="v2@example.org")
+        review = _reply("Re: [PATCH net v2] foo: fix the register writes", "Please keep the old order.\n",
+                        "v2@example.org", "r@example.org", 1)
+        # v3 was posted in reply to the review; the answer to it names both
+        took = Mail(f"Re: [PATCH net v3] {summary}", "Applied, thanks.\n", sender="Jakub Kicinski <kuba@kernel.org>",
+                    msgid="a@example.org", date=START + timedelta(hours=3),
+                    extra_headers={"In-Reply-To": "<v3@example.org>", "References": "<r@example.org> <v3@example.org>"})
+        report = _triage(cli, write(tmp_path, thread(v2, review, took, start=START, thread_to_first=False), name))
+        (item,) = [s for s in report["series"] if s["msgid"] == "v2@example.org"]
+        return item
+
+    item = case("foo: fix the register writes", "absent.mbox")
+    assert item["status"] == "applied", item["reasons"]
+    state = item["reasons"][0]
+    assert state["code"] == "state" and state["absent"] and state["revision"] == 3
+    assert case("bar: another patch", "other.mbox")["status"] != "applied"
+    text = cli("triage", str(tmp_path / "absent.mbox"), "--no-store", "--now", "2026-12-01", "-f", "markdown")
+    assert "(v3, which the archive lacks)" in " ".join(text.out.split())

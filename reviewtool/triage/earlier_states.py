@@ -29,6 +29,7 @@ class Thread:
         self.parent: dict[str, str | None] = {}
         self.patches: dict[str, tuple[int, int, str]] = {}  # msgid -> (revision, counter, summary)
         self.actions: list[ReplyAction] = []
+        self.subjects: dict[str, Any] = {}  # a reply's msgid -> its parsed subject
         uf = DisjointSets()
         for msg in msgs:
             mid = message_id_of(msg)
@@ -46,6 +47,7 @@ class Thread:
                 action = read_reply(msg, forms)
                 if action is not None:
                     self.actions.append(action)
+                    self.subjects[mid] = s
         self.root = uf.find
 
     def answered(self, action: ReplyAction) -> str | None:
@@ -124,10 +126,18 @@ def earlier_states(group, msgs: Sequence[Message], profile, triaged: Iterable[st
         hit = thread.answered(a)
         if hit is not None and hit not in thread.parent and _trusted(a, known_appliers(profile)):
             absent.setdefault(hit, []).append(Answer(a, None))
+    summaries = {summary for _, _, summary in thread.patches.values()}
     for msgid, answers in sorted(absent.items()):
         ps = settle((), answers)
         if ps is not None:
-            out.append({"code": "earlier-state", "msgid": msgid, "revision": None, "state": state_data(ps, profile)})
+            entry = {"code": "earlier-state", "msgid": msgid, "revision": None, "state": state_data(ps, profile)}
+            # answered as "Re: [PATCH v3] <the series' summary>" above the triaged revision: a newer
+            # revision of the series that the archive lacks (its settled state is the series')
+            said = [thread.subjects.get(a.action.msgid) for a in answers]
+            newer = [x.revision for x in said if x is not None and x.summary in summaries and x.revision > group.revision]
+            if newer:
+                entry.update(revision=max(newer), newer=True)
+            out.append(entry)
     return out
 
 

@@ -19,6 +19,7 @@ from urllib.parse import quote
 from ..errors import LimitError, ReviewtoolError
 from ..options import ReviewOptions
 from .group import SeriesGroup, Superseded
+from ..verdict_state import STATE_STATUS
 from .status import classify, staleness
 
 DEFAULT_LINK_BASE = "https://lore.kernel.org/all/"
@@ -198,6 +199,13 @@ def entry(group: SeriesGroup, r: Reviewed, opts: TriageOptions, pulled: dict[str
     status, reasons = r.status, list(r.reasons)
     if pulled is not None and status in PULLABLE:
         status, reasons = "applied", [{"code": "state", **pulled}] + [x for x in reasons if x["code"] != "state"]
+    newer = next((x for x in reasons if x["code"] == "earlier-state" and x.get("newer")), None)
+    if newer is not None and status in PULLABLE and newer["state"]["state"] in STATE_STATUS:
+        # a newer revision the archive lacks ("Re: [PATCH v3] ..." answered "Applied"): what
+        # the maintainers settled for it is what became of the series
+        status = STATE_STATUS[newer["state"]["state"]]
+        reasons = [{"code": "state", **newer["state"], "revision": newer["revision"], "absent": True}] + [
+            x for x in reasons if x is not newer and x["code"] != "state"]
     status, was, reasons = staleness(status, reasons, last_activity=when(group.last_activity),
                                      now=opts.now, stale_days=opts.stale_days)
     state = next(({k: v for k, v in x.items() if k != "code"} for x in reasons if x["code"] == "state"), None)
