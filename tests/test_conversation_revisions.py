@@ -178,6 +178,8 @@ def _replacement_case(tmp_path, cli, *, sender: str, files: tuple[str, ...], nam
                 msgid=f"new{i}@example.org", date=START + timedelta(hours=30 + i))
            for i, path in enumerate(files, 1)]
     report = _triage(cli, write(tmp_path, thread(old, ask, *new, start=START), name))
+    ids = [s["msgid"] for s in report["series"]]
+    assert len(ids) == len(set(ids)), ids  # the review is of the posting the linker chose
     return {s["msgid"]: s for s in report["series"]}
 
 

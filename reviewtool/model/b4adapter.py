@@ -203,15 +203,18 @@ def _unusable_series(msgs: list[EmailMessage], revision: int, source: str) -> Se
     return Series(**{**series.__dict__, "notes": series.notes + (note,)}) if series.patches else None
 
 
-def build_series(msgs: list[EmailMessage], *, revision: int | None = None, source: str = "") -> Series:
-    """The newest (or the asked-for) revision of the series in `msgs`, with earlier ones attached."""
+def build_series(msgs: list[EmailMessage], *, revision: int | None = None, source: str = "",
+                 current: str | None = None) -> Series:
+    """The newest (or the asked-for) revision of the series in `msgs`, with earlier ones attached;
+    `current`: the first patch of the posting the linker chose, kept over another posting of the
+    same revision and number (sources/threads.split_reposts)."""
     init_b4()
     msgs = [m for m in msgs if message_id_of(m)]
     lim = limits()
     if len(msgs) > lim.thread_messages:  # check's select_posting says it first; triage's groups say it here
         raise LimitError(source, f"the thread under review has {len(msgs)} messages, over the limit of "
                                  f"{lim.thread_messages} (REVIEWTOOL_MAX_MESSAGES)")
-    msgs, older = split_reposts(msgs)
+    msgs, older = split_reposts(msgs, current)
     seen = [parse_subject(header(m, "Subject")) for m in msgs if is_patch_mail(m)]
     revisions = sorted({s.revision for s in seen})
     # The cover letter (0/N) is no patch: N patches and their cover are within a limit of N.

@@ -80,12 +80,15 @@ def _patch_key(msg: EmailMessage) -> tuple[int, int]:
     return s.revision, s.counter if s.counter is not None else 1
 
 
-def split_reposts(msgs: list[EmailMessage]) -> tuple[list[EmailMessage], dict[int, list[EmailMessage]]]:
+def split_reposts(msgs: list[EmailMessage], current: str | None = None
+                  ) -> tuple[list[EmailMessage], dict[int, list[EmailMessage]]]:
     """(messages to build the series from, {revision: older copies of its mails, oldest first}).
 
     Two mails with the same revision and counter are postings of one patch when they carry the
     same summary or sit in different threads; the newest is kept. Same thread and different
-    summaries is a numbering mistake instead, left for b4 and the numbering rule to see.
+    summaries is a numbering mistake instead, left for b4 and the numbering rule to see, unless
+    one of them is `current`: the posting the linker chose (conversation/revisions.py: a patch
+    its author posted under the review of the old one), kept over the others.
     """
     root = {}
     for i, t in enumerate(group_threads(msgs)):
@@ -105,10 +108,13 @@ def split_reposts(msgs: list[EmailMessage]) -> tuple[list[EmailMessage], dict[in
         if len(copies) < 2:
             continue
         copies = sorted(copies, key=lambda m: msg_date(m) or _EPOCH)  # stable: file order on ties
-        newest = copies[-1]
+        chosen = [m for m in copies if current is not None and message_id_of(m) == current]
+        newest = chosen[0] if chosen else copies[-1]
         summary = normalized_summary(parse_subject(header(newest, "Subject")))
-        for m in copies[:-1]:
-            if root[id(m)] != root[id(newest)] or normalized_summary(parse_subject(header(m, "Subject"))) == summary:
+        for m in copies:
+            if m is newest:
+                continue
+            if chosen or root[id(m)] != root[id(newest)] or normalized_summary(parse_subject(header(m, "Subject"))) == summary:
                 older.setdefault(revision, []).append(m)
                 dropped.add(id(m))
     for revision in older:

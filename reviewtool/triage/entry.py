@@ -112,7 +112,7 @@ def review_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> Reviewe
     places = [source, *(r.origin for r in raws)]
     try:
         msgs = parse_mails(raws)
-        series = build_series(msgs, source=source)
+        series = build_series(msgs, source=source, current=group.msgid)
     except LimitError as exc:  # the same bytes are over the same limit (the limits are in the key)
         return _skipped(exc.what, keep=True)
     except ReviewtoolError as exc:  # the mails themselves: the same bytes fail the same way...
