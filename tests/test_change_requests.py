@@ -39,9 +39,14 @@ def test_what_the_patch_should_do_is_a_request(tmp_path, cli):
                                              "reorder so the core change comes first.\n"))
     asked = [r for r in item["reasons"] if r["code"] == "asked-for-changes"]
     assert item["status"] == "needs-revision" and "you should reorder" in asked[0]["evidence"]
-    # near misses: advice for next time, and where to send it (the tree rules say that)
+    wrong = _status(tmp_path, cli, (REVIEWER, "That, however, doesn't seem right. It means that you can only "
+                                              "ever reduce the count.\n"))
+    assert wrong["status"] == "needs-revision"
+    # near misses: advice for next time, and where to send it (the tree rules say that), the
+    # reviewer agreeing that the old code is wrong
     for words in ("You should use --base next time.", "You should send these to net next time, too.",
-                  "I think you should not worry about that."):
+                  "I think you should not worry about that.",
+                  "That doesn't seem right to me either, good catch on the old code."):
         item = _status(tmp_path, cli, (REVIEWER, words + "\n"))
         assert not [r for r in item["reasons"] if r["code"] == "asked-for-changes"], words
 
@@ -216,6 +221,11 @@ def test_an_appliers_review_in_words_counts_as_a_review(tmp_path, cli):
     assert _status(tmp_path, cli, (REVIEWER, "Thanks, this looks good now.\n"))["status"] == "needs-review"
     item = _status(tmp_path, cli, (APPLIER, "It looks fine, but please fix the typo in the subject.\n"))
     assert item["status"] == "changes-requested"
+    # the applier fixing it up in the branch it is queued in has taken it
+    item = _status(tmp_path, cli, (APPLIER, "This added a new warning. I fixed that in the pending branch.\n"))
+    assert item["status"] == "ready" and APPLIER in item["reviewers"]
+    item = _status(tmp_path, cli, (APPLIER, "It does not apply cleanly to the pending branch.\n"))
+    assert item["status"] != "ready"
 
 
 def test_an_applier_who_will_not_apply_it_rejects_it(tmp_path, cli):
@@ -227,6 +237,9 @@ def test_an_applier_who_will_not_apply_it_rejects_it(tmp_path, cli):
     # it decides over the same applier's earlier request
     item = _status(tmp_path, cli, (APPLIER, "Please send a v2 that takes the lock.\n"),
                    (APPLIER, "You sent a different patch since, so I'm dropping this one.\n"))
+    assert item["status"] == "rejected"
+    # the applier's own fix instead
+    item = _status(tmp_path, cli, (APPLIER, "I have sent a patch to fix this, with the lock taken. So, NACK.\n"))
     assert item["status"] == "rejected"
     # near misses: not now but later, a reviewer who applies nothing, the author's own words
     for who, words in ((APPLIER, "I'll drop this for now, please resend it after rc1."),

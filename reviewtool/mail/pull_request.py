@@ -5,7 +5,8 @@ the shortlog of the commits it carries ("Author Name (N):" then each subject, in
 
 Maintainers send these upstream ("pull-request: wireless-2022-07-13", netfilter's "[PATCH net
 0/5] Netfilter fixes for net" cover letter): the commits they list are applied in that tree,
-whatever the patch's own thread says.
+whatever the patch's own thread says. A project's release announcement carries the same
+shortlog (`parse_release`: "[ANNOUNCE] nftables 1.0.9 release" and its changes).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ _AT_RE = re.compile(r"^are available in the [Gg]it repository at:?[ \t]*\n\s*\n?
                     re.M)
 _AUTHOR_RE = re.compile(r"^(?P<name>\S[^\n]{0,120}?) \(\d{1,5}\):[ \t]*$")
 _COMMIT_RE = re.compile(r"^[ \t]{2,}(?P<subject>\S[^\n]*)$")
+_ANNOUNCE_RE = re.compile(r"\[ANNOUNCE\]\s+(?P<project>[A-Za-z][\w.+-]{1,40})\s+v?(?P<version>\d[\w.-]{0,20})\b")
 MAX_COMMITS = 5000  # a merge-window pull carries hundreds, never more
 
 
@@ -37,9 +39,25 @@ def parse_pull_request(text: str) -> PullRequest | None:
     m = _AT_RE.search(text)
     if m is None:
         return None
+    return PullRequest(repo=m.group("repo"), ref=m.group("ref"), commits=shortlog(text[m.end():]))
+
+
+def parse_release(subject: str, text: str) -> PullRequest | None:
+    """A release announcement ("[ANNOUNCE] nftables 1.0.9 release") whose text carries the
+    release's shortlog: the commits it lists are in that project's tree. None otherwise."""
+    m = _ANNOUNCE_RE.match(" ".join(subject.split()))
+    if m is None:
+        return None
+    commits = shortlog(text)
+    return PullRequest(repo=m.group("project") + ".git", ref=m.group("version"), commits=commits) if commits else None
+
+
+def shortlog(text: str) -> tuple[tuple[str, str], ...]:
+    """(author name, subject) of each commit of a `git shortlog` in `text`: "Author Name (N):"
+    then each subject, indented; it ends at the first unindented line that names no author."""
     commits: list[tuple[str, str]] = []
     author = None
-    for line in text[m.end():].splitlines():
+    for line in text.splitlines():
         if not line.strip():
             continue
         a = _AUTHOR_RE.match(line)
@@ -53,4 +71,4 @@ def parse_pull_request(text: str) -> PullRequest | None:
                 break
         elif author is not None and not line.startswith(" "):
             author = None  # the diffstat or the signature: the shortlog ended
-    return PullRequest(repo=m.group("repo"), ref=m.group("ref"), commits=tuple(commits))
+    return tuple(commits)

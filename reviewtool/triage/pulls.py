@@ -4,6 +4,8 @@ Wireless and netfilter maintainers answer few patches on the list; the pull requ
 upstream lists what they applied (mail/pull_request.py). A triaged posting whose every patch the
 shortlog of a later pull request names (its summary, by the same author) shows `applied`, to the
 tree the pull request's repository is, by the one who sent it, with the pull request as evidence.
+A project's release announcement from one of them ("[ANNOUNCE] nftables 1.0.9 release", its
+shortlog attached) counts the same way (form `release`).
 
 Only a pull request from someone who applies patches for a tree counts (the profiles' appliers,
 as for a plain "Applied"): anyone can write a shortlog. A posting a pull request consists of
@@ -34,6 +36,7 @@ class Pulled:
     date: float | None
     repo: str
     ref: str | None
+    kind: str = "pull-request"  # or "release": a project's release announcement with its shortlog
 
 
 def _candidates(heads: Iterable[MailHead], appliers: frozenset[str]) -> list[MailHead]:
@@ -53,8 +56,8 @@ def read_pull_requests(heads: list[MailHead], appliers: frozenset[str],
     """{(summary, author name): the earliest pull request naming that commit} over the archive;
     `prepare` makes the archive's mails readable (a gzip the store indexed is unpacked)."""
     from ..mail.headers import header
-    from ..mail.message import body_text
-    from ..mail.pull_request import parse_pull_request
+    from ..mail.message import all_text, body_text
+    from ..mail.pull_request import parse_pull_request, parse_release
     from ..sources.files import parse_mail
     from .run import read_refs
 
@@ -65,12 +68,13 @@ def read_pull_requests(heads: list[MailHead], appliers: frozenset[str],
     for h, (raw,) in zip(cands, read_refs([(h.ref,) for h in cands])):
         msg, _ = parse_mail(raw)
         text = body_text(msg) if msg is not None else ""
-        if "repository at" not in text:
-            continue
-        pr = parse_pull_request(text)
+        kind = "pull-request"
+        pr = parse_pull_request(text) if "repository at" in text else None
+        if pr is None and msg is not None and h.subject.lstrip().upper().startswith("[ANNOUNCE"):
+            pr, kind = parse_release(h.subject, all_text(msg)), "release"
         if pr is None:
             continue
-        pulled = Pulled(h.msgid, h.subject, header(msg, "From") or h.sender, h.date, pr.repo_name, pr.ref)
+        pulled = Pulled(h.msgid, h.subject, header(msg, "From") or h.sender, h.date, pr.repo_name, pr.ref, kind)
         for author, subject in pr.commits:
             key = (normalized_summary(parse_subject(subject)), author.casefold())
             old = out.get(key)
@@ -158,4 +162,4 @@ def pulled_state(p: Pulled) -> dict[str, Any]:
     when = datetime.fromtimestamp(p.date, timezone.utc).isoformat() if p.date is not None else None
     return {"state": "applied", "tree": tree_of(p.repo, p.ref), "tree_words": p.repo, "branch": p.ref, "by": p.by,
             "date": when, "patches": None, "applied": [], "not_applied": [], "open": [], "commits": [],
-            "reason": None, "form": "pull-request", "msgid": p.msgid, "evidence": p.subject}
+            "reason": None, "form": p.kind, "msgid": p.msgid, "evidence": p.subject}
