@@ -81,7 +81,10 @@ def test_the_author_agreeing_to_change_it_is_a_revision_to_come(tmp_path, cli):
     item = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", "Thanks for the review, we will split up the patches.\n"))
     assert item["status"] == "needs-revision"
     # the thing to change named ("I will remove the class"); the fix already in the tree another way
-    for words in ("Makes sense, I will remove the class.", "Ah, if so, we don't need it again."):
+    for words in ("Makes sense, I will remove the class.", "Ah, if so, we don't need it again.",
+                  "Thanks, I will expand the TLAs.",
+                  "On Tue, Aug 01, 2023 at 06:55:10PM +0200, Jane Developer wrote:\n\nThis one sucks: 'make "
+                  "tags' won't cover the headers."):
         item = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", words + "\n"))
         assert item["status"] == "needs-revision", words
         assert [r for r in item["reasons"] if r["code"] == "withdrawn"], words

@@ -238,3 +238,22 @@ def test_a_newer_revision_the_archive_lacks_settles_the_series(tmp_path, cli):
     assert case("bar: another patch", "other.mbox")["status"] != "applied"
     text = cli("triage", str(tmp_path / "absent.mbox"), "--no-store", "--now", "2026-12-01", "-f", "markdown")
     assert "(v3, which the archive lacks)" in " ".join(text.out.split())
+
+
+def test_a_reworked_higher_revision_that_drops_the_prefix_is_the_series(tmp_path, cli):
+    """v4 "iw: add JSON output for scan", v5 "add JSON output for scan" reworked after review
+    (other lines of the same file, a new file): one series. Near miss: the same v5 on other
+    files only is another change."""
+    other = [f"\tjson_print(out, \"bss{i}\", bss[{i}]);" for i in range(8)]
+    v4 = _posting("[PATCH v4] iw: add JSON output for scan", LINES, hours=0, path="scan.c")
+
+    def v5(path: str) -> str:
+        diff = hunk_diff(path, ["\treturn 0;"], other) + hunk_diff("json.c", ["int x;"], ["int json_out;"])
+        return thread(Mail("[PATCH v5] add JSON output for scan", patch_body(diff=diff)),
+                      start=START + timedelta(hours=30), domain="b.example.org")
+
+    report = _triage(cli, write(tmp_path, v4 + "\n" + v5("scan.c")))
+    (current,) = [s for s in report["series"] if s["status"] != "superseded"]
+    assert current["revision"] == 5 and [x["revision"] for x in current["superseded"]] == [4]
+    report = _triage(cli, write(tmp_path, v4 + "\n" + v5("event.c"), "other.mbox"))
+    assert len([s for s in report["series"] if s["status"] != "superseded"]) == 2

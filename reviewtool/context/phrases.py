@@ -156,6 +156,15 @@ _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`'\"(])")
 
 
 def sentences(lines) -> tuple[str, ...]:
-    """Lines joined into sentences, so a phrase wrapped over two lines is still one phrase."""
-    text = " ".join(lines)
-    return tuple(s.strip() for s in _SENTENCE_END_RE.split(text) if s.strip())
+    """Lines joined into sentences, so a phrase wrapped over two lines is still one phrase; a
+    blank line ends one ("... Phil Sutter wrote:" then "This one sucks: ..." are two)."""
+    out: list[str] = []
+    para: list[str] = []
+    for line in (*lines, ""):
+        if line.strip():
+            para.append(line)
+            continue
+        if para:
+            out += (s.strip() for s in _SENTENCE_END_RE.split(" ".join(para)) if s.strip())
+            para = []
+    return tuple(out)

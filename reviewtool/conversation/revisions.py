@@ -148,7 +148,7 @@ def _prefix_home(t: PatchThread, owner: dict[tuple[str, str], int], unprefixed: 
                  fams: list[_Family]) -> int | None:
     """The family `t` continues under the same subject with a subsystem prefix added or dropped
     ("ath11k: fix x" then "wifi: ath11k: fix x"; "doc: make x" then "make x"), the changed lines
-    nearly the same. Two prefixed subjects never meet here: "ath11k: fix x" and "ath12k: fix x"
+    nearly the same, or, posted as a higher revision, some of the same files. Two prefixed subjects never meet here: "ath11k: fix x" and "ath12k: fix x"
     are the same fix in two drivers."""
     cands = set()
     for h, s in t.patches:
@@ -156,7 +156,10 @@ def _prefix_home(t: PatchThread, owner: dict[tuple[str, str], int], unprefixed: 
         found = owner.get(("summary", bare)) if bare else unprefixed.get(_summary_key(h, s))
         if found is not None:
             cands.add(found)
-    taken = [f for f in cands if _belongs(t, fams[f], "summary") and _similar(t, fams[f].last, SAME_DIFF)]
+    # nearly the same lines; or, for a higher revision, some of the same files (a v5 reworked
+    # after review that also dropped the "iw: " prefix)
+    taken = [f for f in cands if _belongs(t, fams[f], "summary") and (
+        _similar(t, fams[f].last, SAME_DIFF) or t.top > fams[f].last.top and bool(t.files & fams[f].last.files))]
     return max(taken, key=lambda f: (fams[f].newest, f)) if taken else None
 
 
