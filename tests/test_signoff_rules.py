@@ -148,3 +148,26 @@ def test_the_sender_missing_from_the_chain_when_the_author_differs(tmp_path, che
     [hit] = hits(res, "signed-off-by-sender-last")
     assert "sent by Sam Sender <sam@example.com>" in hit["message"] and "no sign-off at all" in hit["message"]
     assert not hits(res, "signed-off-by-author")
+
+
+def test_another_address_of_the_signer_is_told_by_the_name_forms(tmp_path, check_json):
+    """The sender signing with another address of theirs is a note; an address made from the
+    signer's name counts (`jane.doe@`, `jdoe@`, the mailbox with digits), a shared first name
+    does not: `jonathan.doe@` did not sign as Jonathan Smith."""
+    def severity(sender: str, signer: str, name: str):
+        mbox = _signed(tmp_path, f"Signed-off-by: {signer}", sender=sender, inbody=signer, name=name)
+        [hit] = hits(check_json(mbox, "--select", "signoff"), "signed-off-by-sender-last")
+        return hit["severity"], hit["message"]
+
+    for i, (sender, signer) in enumerate((("Jane <jane.doe@mail.example>", "Jane Doe <jd@work.example>"),
+                                          ("J <jdoe@mail.example>", "Jane Doe <jane@work.example>"),
+                                          ("Z <zuoqilin1@mail.example>", "zuoqilin <zuoqilin@work.example>"),
+                                          ("M <matthias.bgg@mail.example>", "Matthias Brugger <mb@work.example>"))):
+        sev, message = severity(sender, signer, f"same{i}.mbox")
+        assert sev == "info" and "signing with another address" in message, (sender, signer)
+    for i, (sender, signer) in enumerate((("Jonathan D <jonathan.doe@mail.example>", "Jonathan Smith <js@work.example>"),
+                                          ("Jonathan D <jonathan.doe@mail.example>",
+                                           "Jonathan Smith <jonathan@work.example>"),
+                                          ("Z <zuoqilinx@mail.example>", "zuoqilin <zuoqilin@work.example>"))):
+        sev, message = severity(sender, signer, f"other{i}.mbox")
+        assert sev == "warning" and "no sign-off at all" in message, (sender, signer)
