@@ -11,9 +11,9 @@ from mailfactory import Mail, hunk_diff, patch_body, thread, write
 T0 = datetime(2026, 11, 2, 10, tzinfo=timezone.utc)
 
 
-def _status(tmp_path, cli, *replies: tuple[str, str]) -> dict:
+def _status(tmp_path, cli, *replies: tuple[str, str], author: str = "Jane Developer <jane@example.org>") -> dict:
     patch = Mail("[PATCH net-next] foo: add the bar counter",
-                 patch_body(trailers="Signed-off-by: Jane Developer <jane@example.org>"), msgid="p@example.org")
+                 patch_body(trailers=f"Signed-off-by: {author}"), sender=author, msgid="p@example.org")
     mails = [patch] + [Mail("Re: [PATCH net-next] foo: add the bar counter", body, sender=who, in_reply_to="p@example.org",
                             msgid=f"r{i}@example.org", date=T0 + timedelta(hours=i + 1))
                        for i, (who, body) in enumerate(replies)]
@@ -46,7 +46,8 @@ def test_what_the_patch_should_do_is_a_request(tmp_path, cli):
     # reviewer agreeing that the old code is wrong
     for words in ("You should use --base next time.", "You should send these to net next time, too.",
                   "I think you should not worry about that.",
-                  "That doesn't seem right to me either, good catch on the old code."):
+                  "That doesn't seem right to me either, good catch on the old code.",
+                  "So there is a race where you need to update the register after the reset."):
         item = _status(tmp_path, cli, (REVIEWER, words + "\n"))
         assert not [r for r in item["reasons"] if r["code"] == "asked-for-changes"], words
 
@@ -244,6 +245,11 @@ def test_an_applier_who_will_not_apply_it_rejects_it(tmp_path, cli):
     # the applier's own fix instead
     item = _status(tmp_path, cli, (APPLIER, "I have sent a patch to fix this, with the lock taken. So, NACK.\n"))
     assert item["status"] == "rejected"
+    # a maintainer setting their own patch aside; the same words from another author settle nothing
+    flagged = "Looks like I fixed these two earlier.\n\nI've flagged as N/A in patchwork\n"
+    assert _status(tmp_path, cli, (APPLIER, flagged), author=APPLIER)["status"] == "rejected"
+    other = "Jane Developer <jane@example.org>"
+    assert _status(tmp_path, cli, (other, flagged))["status"] != "rejected"
     # near misses: not now but later, a reviewer who applies nothing, the author's own words
     for who, words in ((APPLIER, "I'll drop this for now, please resend it after rc1."),
                        (APPLIER, "I'm not going to apply this as is."),

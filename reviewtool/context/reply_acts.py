@@ -12,7 +12,8 @@ the same thing of one thread.
 - a withdrawal: the author's own reply that takes the posting back or promises another version
   (the `withdrawal` phrases).
 - a rejection: someone who applies for the tree saying it will not be applied ("I'm dropping
-  this", "... or just don't bother": the `rejection` phrases). It settles the series as
+  this", "... or just don't bother", "I've flagged as N/A in patchwork": the `rejection`
+  phrases; the author's own only when they apply for the tree). It settles the series as
   rejected, and decides over a request for changes. Said of one patch of several, it drops that
   patch, not the series: not read here.
 
@@ -93,13 +94,13 @@ def withdrawal(series) -> tuple[Any, str] | None:
 
 
 def rejection(series, is_applier) -> tuple[Any, str] | None:
-    """(the reply, its words) of the first reply from an applier, not the author, that says the
-    posting will not be applied (see the module docstring)."""
+    """(the reply, its words) of the first reply from an applier (the author too, when they apply
+    for the tree) that says the posting will not be applied (see the module docstring)."""
     refuses = meaning("rejection")
     several = len(series.patches) > 1
     for r in series.replies:
-        if by_author(series, r.author) or not is_applier(Address(r.author.name, (r.author.email or "").lower())):
-            continue
+        if not is_applier(Address(r.author.name, (r.author.email or "").lower())):
+            continue  # the author's own words count only when they apply for the tree themselves
         if several and r.counter:
             continue  # "I'm dropping it" on patch 8 of 8 drops that patch; the rest may well be applied
         hit = refuses.first(sentences(r.body.splitlines()))
