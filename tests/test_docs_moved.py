@@ -180,6 +180,10 @@ EDITS: list[tuple[str, str]] = [
     ("or set to Superseded by the maintainers |",
      "or set to Superseded by the maintainers. An earlier revision the maintainers applied (patch 1 of v1, then v2 "
      "with the rest) shows `applied`, with the revision that followed |"),
+    # Issue 31 (layout): a profile's parts in their own module.
+    ("reviewtool/context/  profiles (+ profile_read:",
+     "reviewtool/context/  profiles (+ profile_specs: its parts as plain values, trees, sub-trees, closures; "
+     "profile_read:"),
 ]
 
 # Headings renamed: old -> new (a heading must be a heading of some page, not just a phrase in one).
