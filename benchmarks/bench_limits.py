@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gen_limits import (big_mbox, big_thread, bracket_run, deep_reply_chain, encoded_cc, folded_header,  # noqa: E402
-                        huge_patch, long_tag)
+from gen_limits import (big_mbox, big_thread, bracket_run, deep_reply_chain, encoded_cc,  # noqa: E402
+                        encoded_subject, folded_header, huge_patch, long_tag)
 
 
 def run(path: Path) -> tuple[float, int, int, str]:
@@ -54,6 +54,7 @@ def main() -> None:
         (f"subject tag of {100000 // k} chars", "tag.mbox", lambda p: long_tag(p, 100000 // k)),
         (f"subject opening {20000 // k} [", "brackets.mbox", lambda p: bracket_run(p, 20000 // k)),
         (f"Cc of {20000 // k} encoded names", "cc.mbox", lambda p: encoded_cc(p, 20000 // k)),
+        (f"Subject of {20000 // k} encoded words", "subj.mbox", lambda p: encoded_subject(p, 20000 // k)),
     ]
     env_note = f"python {sys.version.split()[0]}, {os.cpu_count()} cores"
     print(f"# reviewtool size limits ({env_note})")

@@ -87,3 +87,10 @@ def encoded_cc(path: Path, people: int) -> None:
     cc = ", ".join(f"=?utf-8?b?w6Q=?= Person{i} <p{i}@example.org>" for i in range(people))
     m = Mail("[PATCH net] foo: fix bar", patch_body(), cc=cc)
     path.write_text("From mboxrd@z Thu Jan  1 00:00:00 1970\n" + m.render("cc@example.org", START) + "\n")
+
+
+def encoded_subject(path: Path, words: int) -> None:
+    """One patch whose Subject is `words` RFC 2047 encoded words (the email package's unstructured
+    parse is superlinear in them; mail/encoded_words.py reads them in one pass)."""
+    m = Mail("[PATCH net] foo: " + " ".join("=?utf-8?b?w6Q=?=" for _ in range(words)), patch_body())
+    path.write_text("From mboxrd@z Thu Jan  1 00:00:00 1970\n" + m.render("subj@example.org", START) + "\n")

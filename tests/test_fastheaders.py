@@ -146,6 +146,11 @@ def test_dates_read_as_the_parser_writes_them(value):
     ("Message-ID", "<a.b@c.d>"), ("Message-ID", "<20240101.123-1-x@host.example.org>"),
     ("Subject", "[PATCH net-next v2 3/7] net: fix\tthe  thing"), ("References", "<a@b> <c@d>\t<e@f>"),
     ("In-Reply-To", "<a@b>"), ("X-Anything", "  spaced  "),
+    # encoded words: the one linear decoder (mail/encoded_words.py) reads them as the parser does
+    ("Subject", "=?utf-8?q?caf=C3=A9?="), ("Subject", "Re: [PATCH] =?UTF-8?q?f=C3=B6o?=: bar"),
+    ("Subject", "=?utf-8?q?a?= =?utf-8?q?b?=  c"), ("Subject", "=?iso-8859-1?q?caf=E9?= =?utf-8?q?x?="),
+    ("Subject", "=?UTF-8?B?W1BBVENIXSB3aWZpOiBmb28=?="), ("Subject", "=?nosuch?q?x?= y"),
+    ("Subject", "word=?utf-8?q?x_y?=z"), ("X-Anything", "=?utf-8?b?w6Q=?= =?utf-8?b?w6Q=?="),
 ])
 def test_plain_shapes_match_the_parser(name, value):
     assert simple_header_text(name, value) == parsed_text(name, value)
@@ -153,7 +158,7 @@ def test_plain_shapes_match_the_parser(name, value):
 
 @pytest.mark.parametrize("name,value", [
     ("Message-ID", "<a@b> (comment)"), ("Message-ID", "a@b"), ("Message-ID", "<a..b@c>"), ("Message-ID", "<a@[1.2.3.4]>"),
-    ("Subject", "=?utf-8?q?caf=C3=A9?="), ("Subject", "café"), ("Subject", "bell\x07"), ("Date", ""), ("Date", "Mon, 1 Jan 2024 00:00:00 +0000 (café)"),
+    ("Subject", "café"), ("Subject", "bell\x07"), ("Date", ""), ("Date", "Mon, 1 Jan 2024 00:00:00 +0000 (café)"),
     ("Content-Type", "text/plain"),
 ])
 def test_other_shapes_take_the_parser(name, value):

@@ -3,7 +3,8 @@
 Reading a header through the email package builds a full parse tree per value: the largest
 single cost of reading a thread (address lists most of all: a tenth of a triage run). Nearly every
 value has a plain shape: a list of `Name Surname <local@domain>` or `local@domain`, a
-`<left@right>` message-id, printable ASCII text without encoded words. For those, the text the
+`<left@right>` message-id, printable ASCII text (its RFC 2047 encoded words decoded by
+mail/encoded_words.py). For those, the text the
 parser would give (`str()` of its header object, all that b4 and reviewtool read) is written here
 directly; anything else (quoted names, comments, encoded words, groups, odd spacing, dates, MIME
 headers) returns None and takes the parser's path. Tests hold both paths to the same text on
@@ -23,6 +24,8 @@ import re
 from email.headerregistry import HeaderRegistry
 from email.message import Message
 from email.policy import EmailPolicy
+
+from .encoded_words import decode_words
 
 # Headers the parser gives structure to; the rest (and Subject) are unstructured text.
 _STRUCTURED = frozenset(HeaderRegistry().registry) - {"subject"}
@@ -51,8 +54,9 @@ def simple_header_text(name: str, value: str) -> str | None:
         return simple_date_text(value)
     if lname == "message-id":
         return value if "=?" not in value and _MSGID_RE.fullmatch(value) else None
-    if lname not in _STRUCTURED and "=?" not in value and _PLAIN_TEXT_RE.fullmatch(value):
-        return value
+    if lname not in _STRUCTURED and _PLAIN_TEXT_RE.fullmatch(value):
+        # encoded words too, by the one linear decoder (the parser's is superlinear in them)
+        return decode_words(value) if "=?" in value else value
     return None
 
 

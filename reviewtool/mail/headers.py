@@ -7,7 +7,6 @@ gives its raw text.
 
 from __future__ import annotations
 
-import email.header
 import email.policy
 import re
 from datetime import datetime, timezone
@@ -15,6 +14,7 @@ from email.message import EmailMessage
 from email.utils import parseaddr, parsedate_to_datetime
 from functools import lru_cache
 
+from .encoded_words import decode_words
 from .fastheaders import simple_header_text, simple_mailboxes
 
 
@@ -145,10 +145,7 @@ def decoded(value: str) -> str:
     them (the header index reads raw bytes, not parsed mail)."""
     if "=?" not in value:
         return value
-    try:
-        return " ".join(str(email.header.make_header(email.header.decode_header(value))).split())
-    except Exception:  # hostile encodings: keep the raw text, as header() does
-        return value
+    return " ".join(decode_words(value.replace("\r", "").replace("\n", "")).split())
 
 
 def address_of(sender: str) -> str:
