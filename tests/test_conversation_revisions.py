@@ -257,3 +257,17 @@ def test_a_reworked_higher_revision_that_drops_the_prefix_is_the_series(tmp_path
     assert current["revision"] == 5 and [x["revision"] for x in current["superseded"]] == [4]
     report = _triage(cli, write(tmp_path, v4 + "\n" + v5("event.c"), "other.mbox"))
     assert len([s for s in report["series"] if s["status"] != "superseded"]) == 2
+
+
+def test_a_partial_resend_and_its_first_posting_keep_their_own_ids(tmp_path, cli):
+    """v1 1/2 and 2/2, then v2 of patch 2 alone: the series is reviewed with v1's patch 1, and its
+    entry carries v2's id, v1's entry its own (two rows never share one)."""
+    mails = series_mails(2, tree="net-next", cover=False)
+    mails[0].msgid, mails[1].msgid = "p1@example.org", "p2@example.org"
+    v2 = Mail("[PATCH net-next v2 2/2] foo: fix thing number 2", patch_body(), msgid="v2@example.org",
+              in_reply_to="p2@example.org", date=START + timedelta(hours=30))
+    report = _triage(cli, write(tmp_path, thread(*mails, v2, start=START)))
+    ids = [s["msgid"] for s in report["series"]]
+    assert len(ids) == len(set(ids)), ids
+    assert "v2@example.org" in ids or any(s.get("superseded_by", {}).get("msgid") == "v2@example.org"
+                                          for s in report["series"])

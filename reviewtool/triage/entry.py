@@ -187,7 +187,9 @@ def entry(group: SeriesGroup, r: Reviewed, opts: TriageOptions, pulled: dict[str
     """The entry of `group` as the spool keeps it (spool.Spool.add_packed): ("skipped", item) or
     ("row", summary fields, JSON text up to "reasons", compressed tail). `pulled`: the applied
     state a later pull request gives it (triage/pulls.py)."""
-    msgid = r.msgid or group.msgid
+    # the review's own id (a cover letter the linker did not take for one), unless it is that of a
+    # superseded posting (a partial resend is reviewed with v1's other patches): then the group's
+    msgid = r.msgid if r.msgid and r.msgid not in {x.msgid for x in group.superseded} else group.msgid
     base = {"id": str(group.key), "msgid": msgid, "url": thread_url(opts.link_base, msgid),
             "full_subject": r.full_subject or group.subject, "revision": group.revision, "date": iso(group.date),
             "last_activity": iso(group.last_activity), "age_days": days(opts.now, group.date),
