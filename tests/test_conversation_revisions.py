@@ -271,3 +271,25 @@ def test_a_partial_resend_and_its_first_posting_keep_their_own_ids(tmp_path, cli
     assert len(ids) == len(set(ids)), ids
     assert "v2@example.org" in ids or any(s.get("superseded_by", {}).get("msgid") == "v2@example.org"
                                           for s in report["series"])
+
+
+def test_one_patch_of_a_series_posted_again_alone_is_a_posting_of_its_own(tmp_path, cli):
+    """"Please post these separately": patch 1 of 2 resent alone, at the same revision, is its own
+    series (it answers the request); the 2-patch posting keeps its state. The near miss: that
+    patch alone as v2 is the series' next revision."""
+    mails = series_mails(2, tree="net-next")
+    mails[0].msgid, mails[1].msgid, mails[2].msgid = "c@example.org", "p1@example.org", "p2@example.org"
+    ask = _reply("Re: [PATCH net-next 0/2] foo: fix two things", "Please post these separately, they go to "
+                 "different trees.\n", "c@example.org", "r@example.org", 1, sender="Jakub Kicinski <kuba@kernel.org>")
+
+    def alone(subject: str, name: str) -> dict:
+        again = Mail(subject, patch_body(), msgid="one@example.org", date=START + timedelta(hours=30))
+        report = _triage(cli, write(tmp_path, thread(*mails, ask, start=START) + "\n" + thread(again, start=START),
+                                    name))
+        return {s["msgid"]: s for s in report["series"]}
+
+    by_id = alone("[PATCH net-next RESEND] foo: fix thing number 1", "resend.mbox")
+    assert by_id["c@example.org"]["status"] == "changes-requested"
+    assert by_id["one@example.org"]["status"] != "superseded" and "superseded_by" not in by_id["one@example.org"]
+    by_id = alone("[PATCH net-next v2] foo: fix thing number 1", "v2.mbox")
+    assert by_id["c@example.org"]["superseded_by"]["msgid"] == "one@example.org"

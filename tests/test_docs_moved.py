@@ -176,7 +176,8 @@ EDITS: list[tuple[str, str]] = [
      "sent again under a new subject); or a lone patch its sender posts in reply to the review of their own lone "
      "patch, changing some of its files (another way to the same change: \"a better fix would be not to have the "
      "workqueues\" answered with \"igb: avoid starting them\"; under a patch of a series, or as a series of its "
-     "own, it is another posting); all within 120 days."),
+     "own, it is another posting); all within 120 days. One patch of a series posted again alone at no higher "
+     "revision (\"please post these separately\") is a posting of its own, not the series resent."),
     ("or set to Superseded by the maintainers |",
      "or set to Superseded by the maintainers. An earlier revision the maintainers applied (patch 1 of v1, then v2 "
      "with the rest) shows `applied`, with the revision that followed |"),

@@ -84,6 +84,10 @@ class _Family:
         self.newest = max(self.newest, t.newest_patch_date())
 
 
+def _lone(t: PatchThread) -> bool:
+    return sum(1 for _, s in t.patches if s.counter != 0) == 1
+
+
 def _belongs(t: PatchThread, fam: _Family, kind: str) -> bool:
     """Whether thread `t` (posted after the family's threads) is another posting of that series.
     A change-id is proof. A shared summary and sender address is not (maintainers post
@@ -99,6 +103,10 @@ def _belongs(t: PatchThread, fam: _Family, kind: str) -> bool:
     last = fam.last
     gap = t.newest_patch_date() - last.newest_patch_date()
     if gap > REVISION_WINDOW_S:
+        return False
+    # One patch of a series posted again alone, at no higher revision ("please post these
+    # separately"): a posting of its own, not the series resent.
+    if t.top <= last.top and _lone(t) and not _lone(last):
         return False
     if kind == "files":
         return bool(_similar(t, last, SAME_DIFF)) and (t.top > last.top or t.top == last.top and _tags(t) == _tags(last))
