@@ -250,3 +250,26 @@ def test_a_tree_whose_postings_name_the_release_in_progress_takes_fixes(tmp_path
     data, text, _ = learn(cli, tmp_path, lab_list(24, 0, 0) + plain, name="plain.mbox")
     assert "lab-hot" not in {t["name"] for t in data.get("trees", ())} or next(
         t for t in data["trees"] if t["name"] == "lab-hot")["kind"] == "development"
+
+
+def test_queues_the_posters_name_become_sub_trees(tmp_path, cli):
+    """intel-wired-lan's way: postings tagged [q-next] and [q-lab] that no reply on the list
+    answers (the queue's maintainer reposts them upstream) are queues feeding lab-next (its name
+    says new work) and lab (named after it). A frequent tag whose kind cannot be told, and a rare
+    one, are left out."""
+    extra = [Posting(f"lab: q: add the knob {i}", path=f"drivers/lab/q/knob{i}.c", tree=None, tag="q-next",
+                     when=START + timedelta(days=i, hours=2)) for i in range(12)]
+    extra += [Posting(f"lab: q: fix the leak {i}", path=f"drivers/lab/q/leak{i}.c", tree=None, tag="q-lab",
+                      when=START + timedelta(days=i, hours=3)) for i in range(10)]
+    extra += [Posting(f"lab: misc: note {i}", path=f"drivers/lab/misc/n{i}.c", tree=None, tag="misc",
+                      when=START + timedelta(days=i, hours=4)) for i in range(10)]
+    extra += [Posting(f"lab: r: note {i}", path=f"drivers/lab/r/n{i}.c", tree=None, tag="r-next",
+                      when=START + timedelta(days=i, hours=6)) for i in range(3)]
+    data, text, out = learn(cli, tmp_path, lab_list() + extra)
+    subs = {s["name"]: s for s in data["subtrees"]}
+    assert (subs["q-next"]["feeds"], subs["q-next"]["paths"]) == ("lab-next", ["drivers/lab/q/"])
+    assert subs["q-lab"]["feeds"] == "lab" and "ends in lab's" in subs["q-lab"]["source"]
+    assert "misc" not in subs and "r-next" not in subs
+    assert "the tag [misc] (10 postings): its kind cannot be told" in " ".join(text.split())
+    prof = read_profile_file(out).profiles[0]
+    assert prof.read_tree(["q-next"]).spec.name == "lab-next" and prof.read_tree(["q-lab"]).spec.name == "lab"

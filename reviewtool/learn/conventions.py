@@ -19,6 +19,7 @@ from .evidence import share, span, top
 from .model import LearnedProfile
 from .paths import learn_paths
 from .prefixes import learn_prefixes
+from .queues import learn_queues
 from .trees import Project, SeenTree, TreePlan, tree_evidence
 
 MIN_POSTINGS = 20  # a share of fewer applied postings backs no convention
@@ -177,6 +178,10 @@ def from_headers(project: Project, plan: TreePlan, archive: Archive, name: str,
     learn_trees_into(lp, project, plan)
     learn_paths(lp, project, list(posted))
     learn_tags(lp, project)
+    if project is plan.projects[0]:
+        # the list's own queues feed its main project; another project's trees are no queue
+        learn_queues(lp, archive, {t.name.lower() for pr in plan.projects for t in pr.trees}
+                     | {s.name.lower() for pr in plan.projects for s, _ in pr.subtrees})
     learn_prefixes(lp, project)
     learn_merge_window(lp, project)
     learn_appliers(lp, project)
