@@ -273,3 +273,20 @@ def test_queues_the_posters_name_become_sub_trees(tmp_path, cli):
     assert "the tag [misc] (10 postings): its kind cannot be told" in " ".join(text.split())
     prof = read_profile_file(out).profiles[0]
     assert prof.read_tree(["q-next"]).spec.name == "lab-next" and prof.read_tree(["q-lab"]).spec.name == "lab"
+
+
+def test_the_lists_do_not_depend_on_the_order_reviews_finish():
+    """Two lists on every applied posting: the same order (and so the same profile name) whatever
+    order the parallel reviews came back in."""
+    from reviewtool.learn.facts import Facts
+    from reviewtool.learn.habits import learn_lists
+    from reviewtool.learn.model import LearnedProfile
+
+    a = Facts(1, recipients=("netdev@vger.kernel.org", "intel-wired-lan@lists.osuosl.org"))
+    b = Facts(2, recipients=("intel-wired-lan@lists.osuosl.org", "netdev@vger.kernel.org", "x@example.org"))
+    orders = []
+    for facts in ([a, b], [b, a]):
+        lp = LearnedProfile(name="p")
+        learn_lists(lp, facts, frozenset())
+        orders.append(lp.lists)
+    assert orders[0] == orders[1] == ["intel-wired-lan@lists.osuosl.org", "netdev@vger.kernel.org"]

@@ -23,7 +23,8 @@ FIXES_REQUIRED = 0.9
 def learn_lists(lp: LearnedProfile, facts: list[Facts], senders: frozenset[str]) -> None:
     n = len(facts)
     counts = Counter(a for f in facts for a in set(f.recipients))
-    lists = [a for a, c in counts.most_common() if c * 2 > n and a not in senders]
+    # ties by address: the reviews finish in any order, the profile (and its name) must not change
+    lists = [a for a, c in sorted(counts.items(), key=lambda x: (-x[1], x[0])) if c * 2 > n and a not in senders]
     if n < 1 or not lists:
         lp.left_out.append(f"the list address: none in half of {n} applied postings that never sends mail")
         return
