@@ -88,6 +88,11 @@ def _lone(t: PatchThread) -> bool:
     return sum(1 for _, s in t.patches if s.counter != 0) == 1
 
 
+def _belongs_in_time(t: PatchThread, fam: _Family) -> bool:
+    """Posted within REVISION_WINDOW_S of the family's last posting."""
+    return t.newest_patch_date() - fam.last.newest_patch_date() <= REVISION_WINDOW_S
+
+
 def _belongs(t: PatchThread, fam: _Family, kind: str) -> bool:
     """Whether thread `t` (posted after the family's threads) is another posting of that series.
     A change-id is proof. A shared summary and sender address is not (maintainers post
@@ -101,8 +106,7 @@ def _belongs(t: PatchThread, fam: _Family, kind: str) -> bool:
     if kind == "change-id":
         return True
     last = fam.last
-    gap = t.newest_patch_date() - last.newest_patch_date()
-    if gap > REVISION_WINDOW_S:
+    if not _belongs_in_time(t, fam):
         return False
     # One patch of a series posted again alone, at no higher revision ("please post these
     # separately"): a posting of its own, not the series resent.
@@ -156,8 +160,8 @@ def _prefix_home(t: PatchThread, owner: dict[tuple[str, str], int], unprefixed: 
                  fams: list[_Family]) -> int | None:
     """The family `t` continues under the same subject with a subsystem prefix added or dropped
     ("ath11k: fix x" then "wifi: ath11k: fix x"; "doc: make x" then "make x"), the changed lines
-    nearly the same, or, posted as a higher revision, some of the same files. Two prefixed subjects never meet here: "ath11k: fix x" and "ath12k: fix x"
-    are the same fix in two drivers."""
+    nearly the same, or, posted as a higher revision, some of the same files. Two prefixed
+    subjects never meet here: "ath11k: fix x" and "ath12k: fix x" are the same fix in two drivers."""
     cands = set()
     for h, s in t.patches:
         bare = _without_prefix(h, s)
@@ -182,14 +186,9 @@ def _replaced_home(t: PatchThread, patch_home: dict[str, tuple[int, MailHead, bo
         return None
     home, above, alone = patch_home[t.answers]
     mine = t.first_patch()
-    single = sum(1 for _, s in t.patches if s.counter != 0) == 1
-    if not alone or not single or address_of(mine.sender) != address_of(above.sender) or not set(above.paths) & t.files:
+    if not alone or not _lone(t) or address_of(mine.sender) != address_of(above.sender) or not set(above.paths) & t.files:
         return None  # under patch 1 of 4 it replaces that patch only: a posting of its own
     return home if _belongs_in_time(t, fams[home]) else None
-
-
-def _belongs_in_time(t: PatchThread, fam: _Family) -> bool:
-    return t.newest_patch_date() - fam.last.newest_patch_date() <= REVISION_WINDOW_S
 
 
 def families(threads: list[PatchThread]) -> list[list[PatchThread]]:
@@ -208,7 +207,7 @@ def families(threads: list[PatchThread]) -> list[list[PatchThread]]:
             home = len(fams)
             fams.append(_Family())
         fams[home].add(t)
-        alone = sum(1 for _, s in t.patches if s.counter != 0) == 1
+        alone = _lone(t)
         for h, _ in t.patches:
             patch_home[h.msgid] = (home, h, alone)
         for k in keys:

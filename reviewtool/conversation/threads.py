@@ -137,10 +137,17 @@ def _posted_into(h: MailHead, s: _Subj, parent: dict[str, MailHead | None], patc
             return False  # a patch answering a cover letter without [PATCH] in its subject
     elif not (s.counter is None and above.counter is not None and address_of(h.sender) != address_of(up.sender)):
         return False
+    up = _nearest_patch(up, parent, patch_of)
+    return up is None or s.revision <= patch_of[up.msgid].revision
+
+
+def _nearest_patch(up: MailHead | None, parent: dict[str, MailHead | None], patch_of: dict[str, _Subj]
+                   ) -> MailHead | None:
+    """`up` or the nearest mail above it that is a patch (None: none, or a loop of parents)."""
     hops = 0
     while up is not None and up.msgid not in patch_of and hops < len(parent):
         up, hops = parent[up.msgid], hops + 1
-    return up is None or s.revision <= patch_of[up.msgid].revision
+    return up if up is not None and up.msgid in patch_of else None
 
 
 def postings_of(t: PatchThread) -> list[PatchThread]:
@@ -176,11 +183,8 @@ def postings_of(t: PatchThread) -> list[PatchThread]:
 
 def _patch_above(start: str | None, parent: dict[str, MailHead | None], patch_of: dict[str, _Subj]) -> str | None:
     """The patch mail a cut-out posting was sent under (None for the thread's own)."""
-    up = parent.get(start) if start is not None else None
-    hops = 0
-    while up is not None and up.msgid not in patch_of and hops < len(parent):
-        up, hops = parent[up.msgid], hops + 1
-    return up.msgid if up is not None and up.msgid in patch_of else None
+    above = _nearest_patch(parent.get(start), parent, patch_of) if start is not None else None
+    return above.msgid if above is not None else None
 
 
 def _owners(heads: list[MailHead], parent: dict[str, MailHead | None], starts: set[str]) -> dict[str, str | None]:

@@ -4,9 +4,10 @@ intel-wired-lan's postings are tagged `[PATCH iwl-next]` and `[PATCH iwl-net]` (
 maintainers' queues), and no reply on the list names those trees: the queue's maintainer posts
 the patches again to netdev, where the bot answers. A tag that no learned tree, sub-tree or alias
 takes, carried by many of the list's postings, is such a queue when its kind can be told: from
-the tree its name ends in (`iwl-net`: net's, fixes), its name's words (`-next`: development), or,
-beside a development queue, from its patches' Fixes tags (far more of them, and most: fixes). It feeds the profile's tree of that kind, and takes the
-files its postings touch (their home).
+the tree its name ends in (`iwl-net`: net's, fixes) or its name's words (`-next`: development).
+Not from its Fixes tags: the archive reads those only for postings a reply settled, and no reply
+settles a queue's. It feeds the profile's tree of that kind, and takes the files its postings
+touch (their home).
 """
 
 from __future__ import annotations
@@ -20,8 +21,6 @@ from .trees import home_of, kind_words
 
 QUEUE_MIN = 10  # postings a tag needs
 QUEUE_SHARE = 0.1  # of the list's postings
-FIXES_MOST = 0.5  # a fixes queue: most of its patches carry a Fixes tag...
-FIXES_OVER = 2.0  # ...and this many times the development queue's share
 
 
 def learn_queues(lp: LearnedProfile, archive: Archive, elsewhere: set[str] = frozenset()) -> None:
@@ -29,28 +28,21 @@ def learn_queues(lp: LearnedProfile, archive: Archive, elsewhere: set[str] = fro
     known = ({t["name"].lower() for t in lp.trees} | {s["name"].lower() for s in lp.subtrees}
              | {a.lower() for a in lp.tree_aliases} | set(elsewhere))
     count: Counter = Counter()
-    patches: Counter = Counter()
-    fixes: Counter = Counter()
     files: dict[str, Counter] = defaultdict(Counter)
     for p in archive.postings:
+        if not p.patches:
+            continue
         for t in {t.lower() for t in p.tags} - known:
             count[t] += 1
-            patches[t] += len(p.patches)
-            fixes[t] += len(p.fixes)
             files[t].update(f for fs in p.files.values() for f in fs)
     least = max(QUEUE_MIN, QUEUE_SHARE * len(archive.postings))
-    tags = [t for t, n in count.most_common() if n >= least and patches[t]]
-    kinds = {t: kind_words(t) for t in tags}
-    dev_share = max((fixes[t] / patches[t] for t in tags if kinds[t] == "development"), default=None)
-    for t in tags:
-        kind, why = kinds[t], "its name says new work"
-        rate = fixes[t] / patches[t]
+    for t in [t for t, n in count.most_common() if n >= least]:
         named = [tr for tr in lp.trees if t.endswith("-" + tr["name"].lower()) and tr.get("kind")]
         if named:  # "iwl-net": the queue named after the tree it feeds
             kind, why = named[0]["kind"], f"its name ends in {named[0]['name']}'s"
-        elif kind is None and dev_share is not None and rate >= FIXES_MOST and rate >= FIXES_OVER * dev_share:
-            kind, why = "fixes", (f"{share(fixes[t], patches[t])} of its patches carry a Fixes tag, "
-                                  f"beside {round(100 * dev_share)}% on the development queue")
+        else:
+            kind = kind_words(t)
+            why = f"its name says {'new work' if kind == 'development' else 'fixes'}"
         fed = [tr["name"] for tr in lp.trees if tr.get("kind") == kind] if kind else []
         if len(fed) != 1:
             lp.left_out.append(f"the tag [{t}] ({count[t]} postings): "

@@ -4,10 +4,10 @@ Reading a header through the email package builds a full parse tree per value: t
 single cost of reading a thread (address lists most of all: a tenth of a triage run). Nearly every
 value has a plain shape: a list of `Name Surname <local@domain>` or `local@domain`, a
 `<left@right>` message-id, printable ASCII text (its RFC 2047 encoded words decoded by
-mail/encoded_words.py). For those, the text the
-parser would give (`str()` of its header object, all that b4 and reviewtool read) is written here
-directly; anything else (quoted names, comments, encoded words, groups, odd spacing, dates, MIME
-headers) returns None and takes the parser's path. Tests hold both paths to the same text on
+mail/encoded_words.py). For those, the text the parser would give (`str()` of its header object,
+all that b4 and reviewtool read) is written here directly; anything else (quoted names,
+comments, encoded words in an address list, groups, odd spacing, dates, MIME headers) returns
+None and takes the parser's path. Tests hold both paths to the same text on
 every such header of the corpus and on generated variants.
 
 A single-part mail (what git format-patch writes) is parsed the same way: the email package reads

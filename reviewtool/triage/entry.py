@@ -18,8 +18,8 @@ from urllib.parse import quote
 
 from ..errors import LimitError, ReviewtoolError
 from ..options import ReviewOptions
-from .group import SeriesGroup, Superseded
 from ..verdict_state import STATE_STATUS
+from .group import SeriesGroup, Superseded
 from .status import classify, staleness
 
 DEFAULT_LINK_BASE = "https://lore.kernel.org/all/"
