@@ -214,6 +214,7 @@ def review_series(series: Series, options: ReviewOptions) -> Review:
     return Review(series=series, profile=ctx.profile, profile_reason=reason, findings=tuple(findings),
                   not_checked=tuple(not_checked), rules_run=tuple(r.name for r in rules),
                   context_notes=notes,
-                  verdict=series_verdict(series, findings, ctx.classification, state, ctx.reply_requests),
+                  verdict=series_verdict(series, findings, ctx.classification, state, ctx.reply_requests,
+                                         ctx.rfc_lifted),
                   reply_state=state, reply_claims=ctx.reply_claims, reply_requests=ctx.reply_requests,
                   reply_approvals=ctx.reply_approvals)

@@ -67,11 +67,13 @@ def request_step(act: dict) -> str:
 
 def series_verdict(series: Series, findings: Iterable[Finding],
                    classification: Classification | None, state: dict | None = None,
-                   requests: Iterable[dict] = ()) -> Verdict:
+                   requests: Iterable[dict] = (), rfc_lifted: dict | None = None) -> Verdict:
     """The verdict for one reviewed series (see the module docstring); `state`: what the
     maintainers' replies settled (context/reply_state.state_data), if anything; `requests`: what
-    replies ask of the author (context/reply_acts.py)."""
+    replies ask of the author (context/reply_acts.py); `rfc_lifted`: the reply that took the RFC
+    tag off, if any (the posting is then for applying)."""
     findings = list(findings)
+    rfc = series.is_rfc and rfc_lifted is None
     patches = classification.patches if classification is not None else ()
     settled = state_verdict(state)
     if settled is not None:
@@ -109,17 +111,19 @@ def series_verdict(series: Series, findings: Iterable[Finding],
     trees = sorted({pc.tree for pc in patches if pc.tree})
     where = f" to {trees[0]}" if len(trees) == 1 else ""
     closed = by_rule.get("net-next-closed")
-    if closed and not series.is_rfc:  # a warning here: the tree was inferred, not named
+    if closed and not rfc:  # a warning here: the tree was inferred, not named
         return Verdict("ready", f"Check the tree before applying: {closed[0].message}. {closed[0].advice}",
                        "net-next-closed", patches)
-    if doubts and not series.is_rfc:
+    if doubts and not rfc:
         return Verdict("ready", f"Settle the tree before applying: {doubts[0].message}. {doubts[0].advice}",
                        "tree-mismatch", patches)
     warnings = sum(1 for f in findings if f.severity is Severity.WARNING)
     extra = f"; mention the {warnings} warning{'s' if warnings != 1 else ''} in the review" if warnings else ""
-    if series.is_rfc:  # ready for review, not for applying
+    if rfc:  # ready for review, not for applying
         return Verdict("ready", f"Nothing blocks it: comment on the approach; as an RFC it is not applied, the "
                                 f"author reposts it as [PATCH{' ' + trees[0] if len(trees) == 1 else ''}]{extra}.",
                        None, patches)
+    if rfc_lifted is not None and series.is_rfc:
+        extra += f' (sent as an RFC; {rfc_lifted["by"]}: "{rfc_lifted["evidence"]}")'
     return Verdict("ready", f"Nothing blocks it: review the code and apply it{where}{extra}.", None, patches)
 

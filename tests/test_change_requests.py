@@ -11,10 +11,11 @@ from mailfactory import Mail, hunk_diff, patch_body, thread, write
 T0 = datetime(2026, 11, 2, 10, tzinfo=timezone.utc)
 
 
-def _status(tmp_path, cli, *replies: tuple[str, str], author: str = "Jane Developer <jane@example.org>") -> dict:
-    patch = Mail("[PATCH net-next] foo: add the bar counter",
+def _status(tmp_path, cli, *replies: tuple[str, str], author: str = "Jane Developer <jane@example.org>",
+            tag: str = "PATCH net-next") -> dict:
+    patch = Mail(f"[{tag}] foo: add the bar counter",
                  patch_body(trailers=f"Signed-off-by: {author}"), sender=author, msgid="p@example.org")
-    mails = [patch] + [Mail("Re: [PATCH net-next] foo: add the bar counter", body, sender=who, in_reply_to="p@example.org",
+    mails = [patch] + [Mail(f"Re: [{tag}] foo: add the bar counter", body, sender=who, in_reply_to="p@example.org",
                             msgid=f"r{i}@example.org", date=T0 + timedelta(hours=i + 1))
                        for i, (who, body) in enumerate(replies)]
     res = cli("triage", str(write(tmp_path, thread(*mails, start=T0))), "--no-store", "--now", "2026-11-03",
@@ -85,7 +86,9 @@ def test_the_author_agreeing_to_change_it_is_a_revision_to_come(tmp_path, cli):
     for words in ("Makes sense, I will remove the class.", "Ah, if so, we don't need it again.",
                   "Thanks, I will expand the TLAs.",
                   "On Tue, Aug 01, 2023 at 06:55:10PM +0200, Jane Developer wrote:\n\nThis one sucks: 'make "
-                  "tags' won't cover the headers."):
+                  "tags' won't cover the headers.",
+                  "Yeah, the 0-day bot reported that too, sorry about that. It needs two more lines.",
+                  "So I suppose I will respin this series to use its own firmware."):
         item = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", words + "\n"))
         assert item["status"] == "needs-revision", words
         assert [r for r in item["reasons"] if r["code"] == "withdrawn"], words
@@ -93,7 +96,8 @@ def test_the_author_agreeing_to_change_it_is_a_revision_to_come(tmp_path, cli):
     # what the code will do, another patch's work
     for words in ("I will fix that in a follow-up patch.", "I'll fix this up when applying it.",
                   "This will change the MAC address.", "I will fix the other driver too.",
-                  "We do not need it for the other boards."):
+                  "We do not need it for the other boards.",
+                  "Sorry about that, I'll make sure to avoid it in the future.", "Sorry for the late reply."):
         item = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", words + "\n"))
         assert not [r for r in item["reasons"] if r["code"] == "withdrawn"], words
 
@@ -257,3 +261,17 @@ def test_an_applier_who_will_not_apply_it_rejects_it(tmp_path, cli):
                        ("Jane Developer <jane@example.org>", "I'll drop this one, it is not needed.")):
         item = _status(tmp_path, cli, (who, words + "\n"))
         assert item["status"] != "rejected", words
+
+
+def test_the_rfc_tag_taken_off_in_the_thread_makes_it_one_for_applying(tmp_path, cli):
+    """An applier's "let's ignore the RFC label for this v2" or the author's "consider it as final":
+    the step is to apply it, with the words; from anyone else the RFC stays one."""
+    rfc = _status(tmp_path, cli, tag="RFC PATCH net-next")
+    assert "as an RFC it is not applied" in rfc["verdict"]["next_step"]
+    for who, words in ((APPLIER, "Good, so let's ignore the RFC label for this v2."),
+                       ("Jane Developer <jane@example.org>", "No, I just forgot to remove it, so you can consider it as final.")):
+        item = _status(tmp_path, cli, (who, words + "\n"), tag="RFC PATCH net-next")
+        step = item["verdict"]["next_step"]
+        assert "apply it" in step and "as an RFC it is not applied" not in step and "sent as an RFC" in step, words
+    other = _status(tmp_path, cli, (REVIEWER, "Let's ignore the RFC label for this v2.\n"), tag="RFC PATCH net-next")
+    assert "as an RFC it is not applied" in other["verdict"]["next_step"]

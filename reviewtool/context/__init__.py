@@ -25,6 +25,7 @@ class Context:
     reply_claims: tuple[dict[str, Any], ...] = ()  # replies stating a state their sender may not set
     reply_requests: tuple[dict[str, Any], ...] = ()  # what replies ask of the author (context/reply_acts)
     reply_approvals: tuple[dict[str, Any], ...] = ()  # appliers' reviews in words (context/reply_acts)
+    rfc_lifted: dict[str, Any] | None = None  # the RFC tag taken off in the thread (context/reply_acts)
     # counter -> (profile name, lists, a path) of another profile that claims all of a patch's files
     foreign: Mapping[int, tuple[str, tuple[str, ...], str]] = field(default_factory=dict)
     now: datetime | None = None

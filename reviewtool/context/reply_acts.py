@@ -125,6 +125,20 @@ def approvals(series, asking: set[str], is_applier) -> tuple[dict[str, Any], ...
     return tuple(out)
 
 
+def rfc_lifted(series, is_applier) -> tuple[Any, str] | None:
+    """(the reply, its words) of the first reply from an applier or the author that takes the RFC tag
+    off ("let's ignore the RFC label for this v2"): the posting is then one for applying."""
+    if not series.is_rfc:
+        return None
+    lifts = meaning("rfc-lifted")
+    for r in series.replies:
+        if by_author(series, r.author) or is_applier(Address(r.author.name, (r.author.email or "").lower())):
+            hit = lifts.first(sentences(r.body.splitlines()))
+            if hit is not None:
+                return r, _quote(hit.text)
+    return None
+
+
 def _act(code: str, reply, evidence: str, **extra) -> dict[str, Any]:
     return {"code": code, "by": str(reply.author), "msgid": reply.msgid, "evidence": evidence,
             "patch": reply.counter, **extra}
@@ -162,3 +176,6 @@ def context_stage(series, options, fields: dict[str, Any]) -> None:
     if taken_back is not None:
         acts.append(_act("withdrawn", *taken_back))
     fields["reply_requests"] = tuple(acts)
+    lifted = rfc_lifted(series, is_applier)
+    if lifted is not None:
+        fields["rfc_lifted"] = _act("rfc-lifted", *lifted)
