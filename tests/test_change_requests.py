@@ -234,6 +234,10 @@ def test_an_appliers_review_in_words_counts_as_a_review(tmp_path, cli):
     assert item["status"] == "ready" and APPLIER in item["reviewers"]
     item = _status(tmp_path, cli, (APPLIER, "It does not apply cleanly to the pending branch.\n"))
     assert item["status"] != "ready"
+    # the applier settling a reviewer's doubt for the patch; "fine" of something else is no review
+    item = _status(tmp_path, cli, (APPLIER, "datatype_get() is perfectly fine for this case as you point out.\n"))
+    assert item["status"] == "ready" and APPLIER in item["reviewers"]
+    assert _status(tmp_path, cli, (APPLIER, "The old code was fine.\n"))["status"] == "needs-review"
 
 
 def test_an_applier_who_will_not_apply_it_rejects_it(tmp_path, cli):
@@ -249,6 +253,11 @@ def test_an_applier_who_will_not_apply_it_rejects_it(tmp_path, cli):
     # the applier's own fix instead
     item = _status(tmp_path, cli, (APPLIER, "I have sent a patch to fix this, with the lock taken. So, NACK.\n"))
     assert item["status"] == "rejected"
+    # someone else's patch taken instead; near miss: another patch applied first, this one after
+    item = _status(tmp_path, cli, (APPLIER, "If all is OK, then please, let Jozsef submit his own patch to the list.\n"))
+    assert item["status"] == "rejected"
+    item = _status(tmp_path, cli, (APPLIER, "I'll take Ed's patch first, then this one on top.\n"))
+    assert item["status"] != "rejected"
     # a maintainer setting their own patch aside; the same words from another author settle nothing
     flagged = "Looks like I fixed these two earlier.\n\nI've flagged as N/A in patchwork\n"
     assert _status(tmp_path, cli, (APPLIER, flagged), author=APPLIER)["status"] == "rejected"
