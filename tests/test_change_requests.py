@@ -27,6 +27,20 @@ def _status(tmp_path, cli, *replies: tuple[str, str], author: str = "Jane Develo
 REVIEWER = "Rita Reviewer <rita@example.org>"
 
 
+def _series_status(tmp_path, cli, *replies: tuple[str, int, str]) -> dict:
+    """Triage's entry for a two-patch series with a cover letter; each reply (who, counter, body)."""
+    author = "Jane Developer <jane@example.org>"
+    mails = [Mail("[PATCH net-next 0/2] foo: counters", "Two counters.\n", sender=author, msgid="c@example.org")]
+    mails += [Mail(f"[PATCH net-next {n}/2] foo: add counter {n}", patch_body(trailers=f"Signed-off-by: {author}"),
+                   sender=author, msgid=f"p{n}@example.org", in_reply_to="c@example.org") for n in (1, 2)]
+    mails += [Mail(f"Re: [PATCH net-next {n}/2] foo: add counter {n}", body, sender=who, in_reply_to=f"p{n}@example.org",
+                   msgid=f"r{i}@example.org", date=T0 + timedelta(hours=i + 1)) for i, (who, n, body) in enumerate(replies)]
+    res = cli("triage", str(write(tmp_path, thread(*mails, start=T0))), "--no-store", "--now", "2026-11-03",
+              "--format", "json", "--select", "series", "--select", "signoff")
+    (item,) = res.json["series"]
+    return item
+
+
 def test_a_reviewers_request_for_another_posting_needs_a_revision(tmp_path, cli):
     item = _status(tmp_path, cli, (REVIEWER, "> +\tbar++;\n\nThis races with the reset path; please send a v2 "
                                              "that takes the lock.\n"))
@@ -232,6 +246,10 @@ def test_an_appliers_review_in_words_counts_as_a_review(tmp_path, cli):
     # the applier fixing it up in the branch it is queued in has taken it
     item = _status(tmp_path, cli, (APPLIER, "This added a new warning. I fixed that in the pending branch.\n"))
     assert item["status"] == "ready" and APPLIER in item["reviewers"]
+    item = _series_status(tmp_path, cli, (APPLIER, 2, "This added a new warning. I fixed that in the pending branch.\n"))
+    assert item["status"] == "ready", item["reasons"]  # the branch holds the series, not patch 2 alone
+    item = _series_status(tmp_path, cli, (APPLIER, 2, "Thanks, this looks good now.\n"))
+    assert item["status"] == "needs-review"  # a review of patch 2 only
     item = _status(tmp_path, cli, (APPLIER, "It does not apply cleanly to the pending branch.\n"))
     assert item["status"] != "ready"
     # the applier settling a reviewer's doubt for the patch; "fine" of something else is no review

@@ -41,6 +41,7 @@ class PhraseHit:
     phrase: str  # the phrase's id
     words: str  # what it matched, as written
     text: str  # the sentence (or summary, or line) it stands in
+    whole_series: bool = False  # said of one patch, it speaks for the series (see Phrase)
 
     @property
     def key(self) -> str:
@@ -59,6 +60,9 @@ class Phrase:
     needs: tuple[str, ...] | None  # texts one of which every match holds, None: unknown
     fold: bool = False  # `needs` are compared with the text in lower case
     keeps_not: bool = False  # its words hold a negation by design
+    # said in reply to one patch, the words speak for the whole series ("I fixed that in the
+    # pending branch": the branch holds the series, not the one patch)
+    whole_series: bool = False
 
 
 @dataclass(frozen=True)
@@ -94,7 +98,7 @@ class Meaning:
             for p in live:
                 for m in p.pattern.finditer(text):
                     if self._counts(text, m, p):
-                        return PhraseHit(self.name, p.id, m.group(0), text)
+                        return PhraseHit(self.name, p.id, m.group(0), text, p.whole_series)
         return None
 
     def all(self, texts: list[str] | tuple[str, ...]) -> tuple[PhraseHit, ...]:
@@ -107,7 +111,7 @@ class Meaning:
                     continue
                 m = next((m for m in p.pattern.finditer(text) if self._counts(text, m, p)), None)
                 if m is not None:
-                    out[p.id] = PhraseHit(self.name, p.id, m.group(0), text)
+                    out[p.id] = PhraseHit(self.name, p.id, m.group(0), text, p.whole_series)
         return tuple(out.values())
 
 
@@ -115,11 +119,12 @@ def _phrase(entry: dict, flags: int, fmt: dict[str, str] | None) -> Phrase:
     source = entry["re"].format(**fmt) if fmt is not None else entry["re"]
     req = required_any(source, flags)
     keeps = bool(entry.get("keeps_not", False))
+    whole = bool(entry.get("whole_series", False))
     if req is None:
-        return Phrase(entry["id"], re.compile(source, flags), None, keeps_not=keeps)
+        return Phrase(entry["id"], re.compile(source, flags), None, keeps_not=keeps, whole_series=whole)
     texts, fold = req
     return Phrase(entry["id"], re.compile(source, flags), tuple(t.lower() for t in texts) if fold else texts, fold,
-                  keeps)
+                  keeps, whole)
 
 
 def _meaning(name: str, data: dict, fmt: dict[str, str] | None = None) -> Meaning:

@@ -121,7 +121,8 @@ def approvals(series, asking: set[str], is_applier) -> tuple[dict[str, Any], ...
             continue
         hit = approve.first(sentences(r.body.splitlines()))
         if hit is not None:
-            out.append({"by": str(r.author), "patch": r.counter, "evidence": _quote(hit.text)})
+            out.append({"by": str(r.author), "patch": None if hit.whole_series else r.counter,
+                        "evidence": _quote(hit.text)})
     return tuple(out)
 
 
