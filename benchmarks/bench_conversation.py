@@ -79,8 +79,11 @@ def reason_line(s: dict) -> str:
     """One line: the first reason of the series, as the text report words it in short."""
     for r in s.get("reasons", []):
         code = r.get("code")
-        if code == "state":
-            return f"{r['state']} {r.get('tree') or r.get('tree_words') or ''} by {r.get('by', '')} ({r.get('form')})"
+        if code == "state":  # the patches it is said of, and a partial apply, as templates/_state.j2 words them
+            on = f" on patches {', '.join(map(str, r['patches']))}" if r.get("patches") and r["state"] != "applied" else ""
+            also = f"; patches {', '.join(map(str, r['applied']))} applied" if r.get("applied") and r["state"] != "applied" else ""
+            return (f"{r['state']}{on} {r.get('tree') or r.get('tree_words') or ''} by {r.get('by', '')} "
+                    f"({r.get('form')}){also}")
         if code == "stale":
             return f"stale: {r['days']} days without mail, was {r['was']}"
         if code not in ("reviewed", "unreviewed", "apply-not-checked"):

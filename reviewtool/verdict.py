@@ -60,6 +60,8 @@ def request_step(act: dict) -> str:
     (context/reply_acts.py)."""
     if act["code"] == "withdrawn":
         return f'Wait for the author\'s next posting: {act["by"]} took this one back ("{act["evidence"]}").'
+    if act["code"] == "will-revise":
+        return f'Wait for the author\'s next posting: {act["by"]} will revise it ("{act["evidence"]}").'
     if act["code"] == "rejected":
         return f'Nothing to do: {act["by"]} will not apply it ("{act["evidence"]}").'
     return f'Wait for a new revision: {act["by"]} asked for changes ("{act["evidence"]}").'

@@ -75,7 +75,7 @@ def test_a_request_then_an_ack_from_the_reviewer_is_met(tmp_path, cli):
 
 def test_near_misses_ask_nothing_of_the_author(tmp_path, cli):
     own = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", "Thanks for looking, it is fine as it is.\n"))
-    assert not [r for r in own["reasons"] if r["code"] in ("asked-for-changes", "withdrawn")]
+    assert not [r for r in own["reasons"] if r["code"] in ("asked-for-changes", "withdrawn", "will-revise")]
     quoted = _status(tmp_path, cli, (REVIEWER, "> please send a v2\n\nNo need, this is fine.\n\n"
                                                "Reviewed-by: Rita Reviewer <rita@example.org>\n"))
     assert quoted["status"] == "ready"
@@ -97,7 +97,10 @@ def test_the_author_agreeing_to_change_it_is_a_revision_to_come(tmp_path, cli):
     item = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", "Thanks for the review, we will split up the patches.\n"))
     assert item["status"] == "needs-revision"
     # the thing to change named ("I will remove the class"); the fix already in the tree another way
-    for words in ("Makes sense, I will remove the class.", "Ah, if so, we don't need it again.",
+    item = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", "Ah, if so, we don't need it again.\n"))
+    assert [r["code"] for r in item["reasons"] if r["code"] in ("withdrawn", "will-revise")] == ["withdrawn"]
+    assert "took this one back" in item["verdict"]["next_step"]
+    for words in ("Makes sense, I will remove the class.",
                   "Thanks, I will expand the TLAs.",
                   "On Tue, Aug 01, 2023 at 06:55:10PM +0200, Jane Developer wrote:\n\nThis one sucks: 'make "
                   "tags' won't cover the headers.",
@@ -105,7 +108,9 @@ def test_the_author_agreeing_to_change_it_is_a_revision_to_come(tmp_path, cli):
                   "So I suppose I will respin this series to use its own firmware."):
         item = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", words + "\n"))
         assert item["status"] == "needs-revision", words
-        assert [r for r in item["reasons"] if r["code"] == "withdrawn"], words
+        # a promise to revise, not a withdrawal: the step says so
+        assert [r["code"] for r in item["reasons"] if r["code"] in ("withdrawn", "will-revise")] == ["will-revise"], words
+        assert "will revise it" in item["verdict"]["next_step"], words
     # near misses: a follow-up patch later, the maintainer-author fixing it up as it is applied,
     # what the code will do, another patch's work
     for words in ("I will fix that in a follow-up patch.", "I'll fix this up when applying it.",
@@ -113,7 +118,7 @@ def test_the_author_agreeing_to_change_it_is_a_revision_to_come(tmp_path, cli):
                   "We do not need it for the other boards.",
                   "Sorry about that, I'll make sure to avoid it in the future.", "Sorry for the late reply."):
         item = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", words + "\n"))
-        assert not [r for r in item["reasons"] if r["code"] == "withdrawn"], words
+        assert not [r for r in item["reasons"] if r["code"] in ("withdrawn", "will-revise")], words
 
 
 APPLIER = "Jakub Kicinski <kuba@kernel.org>"  # in the netdev profile's [replies] appliers

@@ -185,6 +185,10 @@ EDITS: list[tuple[str, str]] = [
     ("reviewtool/context/  profiles (+ profile_read:",
      "reviewtool/context/  profiles (+ profile_specs: its parts as plain values, trees, sub-trees, closures; "
      "profile_read:"),
+    # Issue 27: the author taking a posting back and promising another revision are two acts.
+    ('or the author takes it back or agrees to change it ("please drop this", "I will send a v2", "I\'ll change that", "I will remove the class": the `withdrawal` phrases)',
+     'or the author takes it back ("please drop this": the `withdrawal` phrases) or promises to revise it ("I will '
+     'send a v2", "I\'ll change that", "I will remove the class", "sorry about that": the `revision-promised` phrases)'),
 ]
 
 # Headings renamed: old -> new (a heading must be a heading of some page, not just a phrase in one).

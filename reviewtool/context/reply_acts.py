@@ -9,8 +9,9 @@ the same thing of one thread.
   The first from someone who applies for the tree is the one reported, else the first. From someone who applies patches for the tree (reply_state.applier_check) it settles the
   series as changes requested, as the patchwork state would; from anyone else it is an objection
   that keeps the series from "apply it" (needs-revision).
-- a withdrawal: the author's own reply that takes the posting back or promises another version
-  (the `withdrawal` phrases).
+- a withdrawal: the author's own reply that takes the posting back (the `withdrawal` phrases), or
+  a promise: one that promises another revision or owns a reported fault ("I will respin this
+  series", "sorry about that": the `revision-promised` phrases). Either waits for the author.
 - a rejection: someone who applies for the tree saying it will not be applied ("I'm dropping
   this", "... or just don't bother", "I've flagged as N/A in patchwork": the `rejection`
   phrases; the author's own only when they apply for the tree). It settles the series as
@@ -81,15 +82,20 @@ def change_requests(series) -> list[tuple[Any, str]]:
     return out
 
 
-def withdrawal(series) -> tuple[Any, str] | None:
-    """(the reply, its words) of the author's own reply that takes the posting back."""
-    takes_back = meaning("withdrawal")
+def withdrawal(series) -> tuple[str, Any, str] | None:
+    """(code, the reply, its words) of the author's first reply that takes the posting back
+    ("withdrawn") or promises another revision ("will-revise")."""
+    takes_back, promises = meaning("withdrawal"), meaning("revision-promised")
     for r in series.replies:
         if not by_author(series, r.author):
             continue
-        hit = takes_back.first(sentences(r.body.splitlines()))
+        said = sentences(r.body.splitlines())
+        hit = takes_back.first(said)
+        code = "withdrawn"
+        if hit is None:
+            hit, code = promises.first(said), "will-revise"
         if hit is not None:
-            return r, _quote(hit.text)
+            return code, r, _quote(hit.text)
     return None
 
 
@@ -175,7 +181,7 @@ def context_stage(series, options, fields: dict[str, Any]) -> None:
             fields["reply_state"] = requested_state(act, refused[0].date, "rejected")
     taken_back = withdrawal(series)
     if taken_back is not None:
-        acts.append(_act("withdrawn", *taken_back))
+        acts.append(_act(*taken_back))
     fields["reply_requests"] = tuple(acts)
     lifted = rfc_lifted(series, is_applier)
     if lifted is not None:
