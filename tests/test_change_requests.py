@@ -307,3 +307,15 @@ def test_the_rfc_tag_taken_off_in_the_thread_makes_it_one_for_applying(tmp_path,
         assert "apply it" in step and "as an RFC it is not applied" not in step and "sent as an RFC" in step, words
     other = _status(tmp_path, cli, (REVIEWER, "Let's ignore the RFC label for this v2.\n"), tag="RFC PATCH net-next")
     assert "as an RFC it is not applied" in other["verdict"]["next_step"]
+
+
+def test_the_posting_reported_broken_by_one_who_ran_it_needs_a_revision(tmp_path, cli):
+    for words in ("This crashes on my test box when running rmmod, stacktrace below.",
+                  "This patch doesn't apply now, sorry I let it linger.", "This series does not apply."):
+        item = _status(tmp_path, cli, (REVIEWER, words + "\n"))
+        assert item["status"] == "needs-revision", words
+    # near misses: a question, the bug the patch fixes, the old code's crash
+    for words in ("Does this crash on your box too?", "Without it, this crashes on boot.",
+                  "It doesn't crash any more with this patch applied."):
+        item = _status(tmp_path, cli, (REVIEWER, words + "\n"))
+        assert not [r for r in item["reasons"] if r["code"] == "asked-for-changes"], words
