@@ -51,6 +51,22 @@ def test_two_patches_naming_two_functions_stay_two_series(tmp_path, check_json):
     assert len(_other_series(res)) == 1
 
 
+def test_a_reworded_higher_revision_naming_the_same_function_is_the_series(tmp_path, check_json):
+    """A lone patch reworked after review under a new summary ("fix resource leak in X()", then
+    "[PATCH v2] fix return value in X()"), its lines mostly new: the same function and files make it
+    v2. The near miss: a v2 naming another function on the same file is another patch."""
+    v1 = _posting("[PATCH net] foo: fix resource leak in foo_pci_init()",
+                  [f"\tfoo_free_irq(priv, {i});" for i in range(6)], hours=0)
+    v2 = _posting("[PATCH net v2] foo: fix return value in foo_pci_init()",
+                  [f"\tret = foo_probe_{i}(priv);\n+\tif (ret)\n+\t\treturn ret;" for i in range(6)], hours=30, tag="b")
+    res = check_json(write(tmp_path, v1 + "\n" + v2))
+    assert res.json["series"]["revision"] == 2 and res.json["series"]["earlier_revisions"] == [1]
+    other = _posting("[PATCH net v2] foo: fix return value in foo_pci_exit()",
+                     [f"\tret = foo_remove_{i}(priv);\n+\tif (ret)\n+\t\treturn ret;" for i in range(6)], hours=30, tag="b")
+    res = check_json(write(tmp_path, v1 + "\n" + other))
+    assert res.json["series"]["earlier_revisions"] == [] and len(_other_series(res)) == 1
+
+
 def _triage(cli, path):
     res = cli("triage", str(path), "--no-store", "--now", "2026-12-01", "--format", "json")
     assert res.code in (0, 1), res.err

@@ -9,7 +9,8 @@ The layer `check`, `triage` and `profile learn` all read to know which postings 
    summary and sender address of the cover letter or first patch, when the later thread is a
    higher revision or a resend of the same patches on some of the same files with the same
    subject tags and nearly the same changed lines; or the same sender address and files with
-   nearly the same changed lines under a reworded subject, or under the same subject with a
+   nearly the same changed lines under a reworded subject (a lone patch's higher revision that
+   names the same function needs no more: it was reworked after review), or under the same subject with a
    subsystem prefix added or dropped (_prefix_home); always within REVISION_WINDOW_S (see
    _belongs). Two different patches by one author under near-identical subjects (another
    function, another file, another hunk) share neither summary nor changed lines: two families.
@@ -84,6 +85,14 @@ class _Family:
         self.newest = max(self.newest, t.newest_patch_date())
 
 
+# A name in code a summary carries: `ath10k_pci_init()`, `brcmf_notify_sched_scan_results`.
+_CODE_NAME_RE = re.compile(r"\b\w+\(\)|\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b")
+
+
+def _code_names(t: PatchThread) -> set[str]:
+    return {n.removesuffix("()") for _, s in t.patches if s.counter != 0 for n in _CODE_NAME_RE.findall(s.summary)}
+
+
 def _lone(t: PatchThread) -> bool:
     return sum(1 for _, s in t.patches if s.counter != 0) == 1
 
@@ -113,6 +122,11 @@ def _belongs(t: PatchThread, fam: _Family, kind: str) -> bool:
     if t.top <= last.top and _lone(t) and not _lone(last):
         return False
     if kind == "files":
+        # a lone patch's higher revision, reworded after review ("Fix resource leak in
+        # ath10k_pci_init()", then "[PATCH v2] Fix return value in ath10k_pci_init()"), names the
+        # same function on the same files however much its lines changed
+        if t.top > last.top and _lone(t) and _lone(last) and _code_names(t) & _code_names(last):
+            return True
         return bool(_similar(t, last, SAME_DIFF)) and (t.top > last.top or t.top == last.top and _tags(t) == _tags(last))
     # The revision of the patches that carry the family's summaries: a thread whose v3 is another
     # patch than the one its v1 cover letter shares a subject with is no v3 of that family.
