@@ -86,9 +86,11 @@ def reason_line(s: dict) -> str:
                     f"({r.get('form')}){also}")
         if code == "stale":
             return f"stale: {r['days']} days without mail, was {r['was']}"
+        if code == "unreviewed" and r.get("reviewed"):
+            return f"{r['reviewed']} of {r['total']} patches reviewed; next: {s.get('next_step', '')}"
         if code not in ("reviewed", "unreviewed", "apply-not-checked"):
             return code + (": " + ", ".join(r["rules"]) if r.get("rules") else "")
-    return (s.get("verdict") or {}).get("next_step", "")[:90]
+    return (s.get("next_step") or (s.get("verdict") or {}).get("next_step", ""))[:90]
 
 
 def sample(reports: dict[str, dict]) -> dict[str, list[tuple[str, dict]]]:

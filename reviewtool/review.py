@@ -33,6 +33,7 @@ class Review:
     reply_claims: tuple[dict[str, Any], ...] = ()  # what others claimed and could not settle (context/reply_state)
     reply_requests: tuple[dict[str, Any], ...] = ()  # changes asked for, the author's withdrawal (context/reply_acts)
     reply_approvals: tuple[dict[str, Any], ...] = ()  # appliers' reviews in words (context/reply_acts)
+    rfc_lifted: dict[str, Any] | None = None  # the reply that took the RFC tag off (context/reply_acts)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
@@ -217,4 +218,4 @@ def review_series(series: Series, options: ReviewOptions) -> Review:
                   verdict=series_verdict(series, findings, ctx.classification, state, ctx.reply_requests,
                                          ctx.rfc_lifted),
                   reply_state=state, reply_claims=ctx.reply_claims, reply_requests=ctx.reply_requests,
-                  reply_approvals=ctx.reply_approvals)
+                  reply_approvals=ctx.reply_approvals, rfc_lifted=ctx.rfc_lifted)

@@ -185,6 +185,19 @@ EDITS: list[tuple[str, str]] = [
     ("reviewtool/context/  profiles (+ profile_read:",
      "reviewtool/context/  profiles (+ profile_specs: its parts as plain values, trees, sub-trees, closures; "
      "profile_read:"),
+    # Issue 27: one next step per series, in the JSON entry too; a series reviewed in part.
+    ("| `needs-review` | complete and clean, but some patches have no outside review | review it, or ask a reviewer; or, as for `ready`, the verdict's step |",
+     "| `needs-review` | complete and clean, but some patches have no outside review | review it, or ask a reviewer "
+     "(reviewed in part: \"review patches 2, 3 (the others have reviews), or ask a reviewer\"); or, as for `ready`, the verdict's step |"),
+    ("the maintainers' replies settled, as `check`'s `state`, or null), `reasons`",
+     "the maintainers' replies settled, as `check`'s `state`, or null), `next_step` (the line every format "
+     "prints: triage/next_step.py), `reasons`"),
+    ("its own `state` and its `patches` (`counter`, `msgid`: to set each to Superseded in patchwork);",
+     "its own `state`, its `next_step` and its `patches` (`counter`, `msgid`: to set each to Superseded in patchwork);"),
+    ("| apply it; when `check`'s verdict has something to settle first (a tree doubt, a closed tree), that |",
+     "| apply it; when `check`'s verdict has something to settle first (a tree doubt, a closed tree), that; an RFC "
+     "(its tag not taken off in the thread: \"let's ignore the RFC label\", the `rfc-lifted` phrases) is never "
+     "\"apply it\": comment on the approach, and the author reposts it as a patch |"),
     # Issue 27: the author taking a posting back and promising another revision are two acts.
     ('or the author takes it back or agrees to change it ("please drop this", "I will send a v2", "I\'ll change that", "I will remove the class": the `withdrawal` phrases)',
      'or the author takes it back ("please drop this": the `withdrawal` phrases) or promises to revise it ("I will '

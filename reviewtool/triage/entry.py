@@ -20,6 +20,7 @@ from ..errors import LimitError, ReviewtoolError
 from ..options import ReviewOptions
 from ..verdict_state import STATE_STATUS
 from .group import SeriesGroup, Superseded
+from .next_step import entry_step, review_step, superseded_step
 from .status import classify, staleness
 
 DEFAULT_LINK_BASE = "https://lore.kernel.org/all/"
@@ -52,6 +53,7 @@ class Reviewed:
     errors: int = 0
     keep: bool = True  # False for failures that may pass (internal errors, the repository)
     placed: bool = False  # skip_reason is said of the group's archive: the entry names it first
+    step: str | None = None  # the next step for `status` (triage/next_step.review_step)
 
 
 def thread_url(link_base: str, msgid: str) -> str:
@@ -170,7 +172,9 @@ def _reviewed(review, opts: TriageOptions, earlier: list[dict[str, Any]] = ()) -
     }
     return Reviewed(status=c.status, msgid=s["msgid"] or None, full_subject=s["full_subject"] or None,
                     reasons=tuple(c.reasons) + tuple(earlier), tail=zlib.compress(_utf8(compact(tail)[1:]), 1),
-                    tree=s["tree"], profile=s["profile"], errors=tail["counts"]["errors"])
+                    tree=s["tree"], profile=s["profile"], errors=tail["counts"]["errors"],
+                    step=review_step(c.status, data.get("verdict"), c.reasons,
+                                     rfc=review.series.is_rfc and getattr(review, "rfc_lifted", None) is None))
 
 
 def _superseded_data(s: Superseded, by: SeriesGroup, opts: TriageOptions) -> dict[str, Any]:
@@ -211,7 +215,8 @@ def entry(group: SeriesGroup, r: Reviewed, opts: TriageOptions, pulled: dict[str
     status, was, reasons = staleness(status, reasons, last_activity=when(group.last_activity),
                                      now=opts.now, stale_days=opts.stale_days)
     state = next(({k: v for k, v in x.items() if k != "code"} for x in reasons if x["code"] == "state"), None)
-    head = compact({**base, "status": status, "was": was, "state": state, "reasons": reasons})[:-1] + ","
+    head = compact({**base, "status": status, "was": was, "state": state,
+                    "next_step": entry_step(status, was, r.status, r.step), "reasons": reasons})[:-1] + ","
     fields = (status, r.tree, base["age_days"], base["date"], base["id"], r.errors)
     return ("row", fields, head, r.tail)
 
@@ -233,6 +238,7 @@ def superseded_entries(group: SeriesGroup, opts: TriageOptions, r: Reviewed | No
              "subject": parse_subject(s.subject).summary, "tree": parse_subject(s.subject).tree,
              "revision": s.revision, "date": iso(s.date), "url": thread_url(opts.link_base, s.msgid),
              "age_days": days(opts.now, s.date), "why": s.why,
+             "next_step": superseded_step(status(s.msgid), group.revision),
              "patches": [{"counter": c, "msgid": m} for c, m in s.patches],  # to mark each in patchwork
              "superseded_by": {"msgid": group.msgid, "revision": group.revision,
                                "url": thread_url(opts.link_base, group.msgid)}}

@@ -85,7 +85,7 @@ def encode(r: Reviewed) -> tuple[str, bytes]:
     from ..render.output import printable  # lone surrogates cannot be stored; the report writes U+FFFD for them
 
     return printable(compact([r.status, r.msgid, r.full_subject, list(r.reasons), r.skip_reason, r.tree, r.profile,
-                              r.errors, r.placed])), r.tail
+                              r.errors, r.placed, r.step])), r.tail
 
 
 _STATUSES = frozenset(STATUSES) | {"skipped"}
@@ -96,19 +96,19 @@ def decode(head: str, tail: bytes) -> Reviewed | None:
     the row is the one written, not that what was written is a review (another program, a bug,
     a hand edit). A row that does not decode is a miss, reviewed again and replaced."""
     try:
-        status, msgid, full_subject, reasons, skip_reason, tree, profile, errors, placed = json.loads(head)
+        status, msgid, full_subject, reasons, skip_reason, tree, profile, errors, placed, step = json.loads(head)
         text = zlib.decompress(tail).decode("utf-8") if tail else ""
         whole = json.loads("{" + text) if text else None
     except (ValueError, TypeError, zlib.error, UnicodeDecodeError, RecursionError):
         return None
-    texts = (msgid, full_subject, skip_reason, tree, profile)
+    texts = (msgid, full_subject, skip_reason, tree, profile, step)
     if (status not in _STATUSES or not all(t is None or isinstance(t, str) for t in texts)
             or not isinstance(reasons, list) or not all(isinstance(r, dict) for r in reasons)
             or not isinstance(errors, int) or isinstance(errors, bool) or not isinstance(placed, bool)
             or (status == "skipped") != (whole is None) or whole is not None and not isinstance(whole, dict)):
         return None
     return Reviewed(status=status, msgid=msgid, full_subject=full_subject, reasons=tuple(reasons), tail=tail,
-                    skip_reason=skip_reason, tree=tree, profile=profile, errors=errors, placed=placed)
+                    skip_reason=skip_reason, tree=tree, profile=profile, errors=errors, placed=placed, step=step)
 
 
 def orphan_states(orphans, opts: TriageOptions, guard: Guard, digests, env: str, before_reading) -> tuple[
