@@ -54,6 +54,8 @@ def test_what_the_patch_should_do_is_a_request(tmp_path, cli):
                                              "reorder so the core change comes first.\n"))
     asked = [r for r in item["reasons"] if r["code"] == "asked-for-changes"]
     assert item["status"] == "needs-revision" and "you should reorder" in asked[0]["evidence"]
+    plan = _status(tmp_path, cli, (REVIEWER, "Anyway, the other function calls return -EIO so let's do the same here.\n"))
+    assert plan["status"] == "needs-revision"
     wrong = _status(tmp_path, cli, (REVIEWER, "That, however, doesn't seem right. It means that you can only "
                                               "ever reduce the count.\n"))
     assert wrong["status"] == "needs-revision"
@@ -62,7 +64,8 @@ def test_what_the_patch_should_do_is_a_request(tmp_path, cli):
     for words in ("You should use --base next time.", "You should send these to net next time, too.",
                   "I think you should not worry about that.",
                   "That doesn't seem right to me either, good catch on the old code.",
-                  "So there is a race where you need to update the register after the reset."):
+                  "So there is a race where you need to update the register after the reset.",
+                  "Let's see what others say.", "Let's keep it as it is.", "So let's fix that later in a follow-up."):
         item = _status(tmp_path, cli, (REVIEWER, words + "\n"))
         assert not [r for r in item["reasons"] if r["code"] == "asked-for-changes"], words
 
@@ -319,3 +322,16 @@ def test_the_posting_reported_broken_by_one_who_ran_it_needs_a_revision(tmp_path
                   "It doesn't crash any more with this patch applied."):
         item = _status(tmp_path, cli, (REVIEWER, words + "\n"))
         assert not [r for r in item["reasons"] if r["code"] == "asked-for-changes"], words
+
+
+def test_the_author_answering_with_the_changed_code_in_the_thread_waits_for_review(tmp_path, cli):
+    """The split patches posted as replies, "how about this?" with a diff: the request is answered
+    and the new code waits for a review. Near miss: words alone, or the old diff quoted back."""
+    ask = (REVIEWER, "Would you mind to split this large patch in smaller chunks? Please split it in 3 patches.\n")
+    diff = ("This patch makes the plugin export the translated addresses.\n\n"
+            "diff --git a/foo.c b/foo.c\n--- a/foo.c\n+++ b/foo.c\n@@ -1,2 +1,3 @@\n int a;\n+int b;\n int c;\n")
+    item = _status(tmp_path, cli, ask, ("Jane Developer <jane@example.org>", diff))
+    assert item["status"] == "needs-review", item["reasons"]
+    assert _status(tmp_path, cli, ask, ("Jane Developer <jane@example.org>", "Sure, will do.\n"))["status"] == "needs-revision"
+    quoted = "> @@ -1,2 +1,3 @@\n> +int b;\n\nWhy split it?\n"
+    assert _status(tmp_path, cli, ask, ("Jane Developer <jane@example.org>", quoted))["status"] == "needs-revision"

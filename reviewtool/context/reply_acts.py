@@ -5,7 +5,8 @@ the same thing of one thread.
 - a request for changes: a reply, not from the series' author or sender, that says
   "changes requested" or asks for another posting or a change (the `change-request` phrases),
   unless its sender gave a Reviewed-by/Acked-by in it or later, or took it as it is ("no need to
-  resend", "I will fix this up locally": the `fixed-up` phrases): the request was met, or a nit.
+  resend", "I will fix this up locally": the `fixed-up` phrases), or the author answered with the
+  changed code in the thread (a diff in their reply): the request was met, or a nit.
   The first from someone who applies for the tree is the one reported, else the first. From someone who applies patches for the tree (reply_state.applier_check) it settles the
   series as changes requested, as the patchwork state would; from anyone else it is an objection
   that keeps the series from "apply it" (needs-revision).
@@ -52,11 +53,19 @@ def _quote(sentence: str) -> str:
     return words if len(words) <= 120 else words[:117] + "..."
 
 
+# A diff in a reply's own words (not quoted): a hunk header or git's diff line.
+_DIFF_RE = re.compile(r"^(?:diff --git |@@ -\d+(?:,\d+)? \+\d+)", re.M)
+
+
 def _met_since(series, asked) -> bool:
     """The person who asked gave a review trailer in that reply or a later one, or said they take
-    it as it is ("no need to resend", "I will fix this up locally": the `fixed-up` phrases)."""
+    it as it is ("no need to resend", "I will fix this up locally": the `fixed-up` phrases); or
+    the author answered with the changed code in the thread (the split patches as replies, "how
+    about this?" with a diff): the request is answered, the new code waits for a review."""
     fixed_up = meaning("fixed-up")
     for r in series.replies:
+        if by_author(series, r.author) and r.date and asked.date and r.date > asked.date and _DIFF_RE.search(r.body):
+            return True
         if not same_person(r.author, asked.author) or (r.date and asked.date and r.date < asked.date):
             continue
         if any(t.key in APPROVALS for t in r.trailers) or fixed_up.first(sentences(r.body.splitlines())):
