@@ -84,10 +84,14 @@ def reason_line(s: dict) -> str:
             also = f"; patches {', '.join(map(str, r['applied']))} applied" if r.get("applied") and r["state"] != "applied" else ""
             return (f"{r['state']}{on} {r.get('tree') or r.get('tree_words') or ''} by {r.get('by', '')} "
                     f"({r.get('form')}){also}")
-        if code == "stale":
-            return f"stale: {r['days']} days without mail, was {r['was']}"
+        if code == "stale":  # and why it was what it was, as the report's next reason says
+            why = next((x for x in s["reasons"][1:] if x.get("code") not in ("reviewed", "unreviewed", "apply-not-checked")), None)
+            because = f" ({why['code']}{': ' + ', '.join(why['rules']) if why.get('rules') else ''})" if why else ""
+            return f"stale: {r['days']} days without mail, was {r['was']}{because}"
         if code == "unreviewed" and r.get("reviewed"):
             return f"{r['reviewed']} of {r['total']} patches reviewed; next: {s.get('next_step', '')}"
+        if code in ("asked-for-changes", "will-revise", "withdrawn", "rejected"):
+            return f"{code} by {r.get('by', '')}: \"{r.get('evidence', '')}\""
         if code not in ("reviewed", "unreviewed", "apply-not-checked"):
             return code + (": " + ", ".join(r["rules"]) if r.get("rules") else "")
     return (s.get("next_step") or (s.get("verdict") or {}).get("next_step", ""))[:90]
