@@ -323,3 +323,13 @@ def kernel_maintainers(request):
         return None
     return (Maintainers.build(parse_maintainers(scripts["MAINTAINERS"].read_text(errors="replace"))),
             [f for f in scripts["files"] if f])
+
+
+def test_a_regex_that_can_take_exponential_time_is_an_unusable_entry():
+    """A repository's MAINTAINERS is written by others: an N:/K: line that nests repeats
+    (`(a+)+b`) is never compiled (its section matches nothing by it); a plain keyword still works."""
+    text = ("EVIL\nM:\tEve <eve@example.org>\nK:\t(a+)+b\n\n"
+            "GOOD\nM:\tGood Owner <good@example.org>\nK:\t\\bgood_magic\\b\n\n")
+    maint = Maintainers.build(parse_maintainers(text), parse_mailmap(""))
+    line = "+\tx = " + "a" * 5000 + "; good_magic();"
+    assert [r.address for r in maint.recipients(["lib/other.c"], [line])] == ["good@example.org"]

@@ -179,6 +179,11 @@ def test_a_profile_adds_its_own_form_before_the_shipped_ones():
     ({"name": "x", "line": "y", "states": {"A": "applied"}}, "needs a (?P<state>"),
     ({"name": "x", "line": "y", "state": "applied", "list": "csv"}, "list must be one of"),
     ({"name": "x", "line": "y", "state": "applied", "colour": "red"}, "unknown keys colour"),
+    # what can take exponential time on a reply line (a repository's .reviewtool.toml is a stranger's)
+    ({"name": "x", "line": "(a+)+b", "state": "applied"}, "a repeat inside a repeat can take exponential time"),
+    ({"name": "x", "line": "(?:a|aa)+ applied", "state": "applied"}, "alternatives inside a repeat"),
+    ({"name": "x", "line": r"(\w+) \1 applied", "state": "applied"}, "a backreference"),
+    ({"name": "x", "line": "Applied", "by": r"(?P<by>(?:\s*\w+)+)", "state": "applied"}, "a repeat inside a repeat"),
 ])
 def test_bad_profile_forms_are_named(table, words):
     with pytest.raises(ConfigError, match=words.replace("(", r"\(").replace("?", r"\?")):
@@ -200,3 +205,16 @@ def test_read_reply_from_the_mails_bytes_decodes_its_body_and_ids():
 def test_an_mbox_from_escape_is_the_replys_own_text():
     a = read(QUOTE + ">From and s-o-b don't match\n\nPatch set to Changes Requested.\n" + PW_FOOTER)
     assert a.reason == ">From and s-o-b don't match"
+
+
+def test_a_form_with_a_separated_repeat_is_no_danger_and_long_lines_are_never_forms():
+    """The near miss: a repeated group bounded by a character nothing else in it takes
+    (`(?:/[\\w-]+)*`) cannot split a line two ways, so it is kept; and no form is tried on a line
+    longer than any form's line (mail/replies.MAX_FORM_LINE), whatever a profile's form costs."""
+    from reviewtool.mail.replies import MAX_FORM_LINE
+
+    forms = load_forms([{"name": "can-bot", "line": r"Applied to (?P<tree>[\w-]+(?:/[\w-]+)*), thanks[.!]?",
+                         "state": "applied"}])
+    assert read("Applied to linux-can/testing, thanks!\n", forms=forms).tree_words == "linux-can/testing"
+    long = "Applied to " + "x" * MAX_FORM_LINE + ", thanks!\n"
+    assert read(long, forms=forms) is None

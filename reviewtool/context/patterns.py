@@ -8,16 +8,21 @@ from __future__ import annotations
 
 import re
 
+from ..foreign_regex import compile_foreign
+
 
 def glob_to_regex(value: str) -> str:
     return value.replace(".", r"\.").replace("*", ".*").replace("?", ".")
 
 
 def compile_or_none(pattern: str, flags: int = 0) -> re.Pattern[str] | None:
+    """The pattern compiled; None for a Perl-only construct or one that can take exponential time
+    on a patch (foreign_regex.py: a repository's MAINTAINERS is written by others): the entry
+    cannot be used, the rest still can."""
     try:
-        return re.compile(pattern, flags)
+        return compile_foreign(pattern, flags)
     except (re.error, RecursionError, OverflowError):
-        return None  # a Perl-only construct: the entry cannot be used, the rest still can
+        return None
 
 
 class Prefix:

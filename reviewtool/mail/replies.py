@@ -61,6 +61,10 @@ _SIGNATURE_RE = re.compile(r"--[ \t]?")
 _ATTRIBUTION_RE = re.compile(r".*\b(?:wrote|writes):\s*")
 _GREETING_RE = re.compile(r"(?:Hello|Hi|Hey)\b[^.]{0,40}[:,]?\s*", re.I)
 _IDS_RE = re.compile(r"<([^<>\s]+)>")
+# The longest line a reply form is tried on. The forms' lines on the shared stretches are under 70
+# characters; a profile's form (foreign_regex.py lets through what is at worst polynomial) never
+# sees a longer line than this.
+MAX_FORM_LINE = 1000
 
 
 @dataclass(frozen=True)
@@ -202,6 +206,8 @@ def _reason(form: ReplyForm, own: list[str], i: int) -> str | None:
 
 
 def _match(form: ReplyForm, lines: list[str], quoted: list[bool], i: int):
+    if len(lines[i]) > MAX_FORM_LINE:
+        return None
     m = form.line.fullmatch(lines[i])
     if m is None or (form.alone and not _alone(lines, quoted, i)):
         return None
@@ -219,7 +225,7 @@ def _by(form: ReplyForm, m: re.Match, own_after: list[str], sender: Address) -> 
     named = m.groupdict().get("by")
     if not named and form.by is not None:
         nxt = next((line for line in own_after if line.strip()), "")
-        bm = form.by.fullmatch(nxt)
+        bm = form.by.fullmatch(nxt) if len(nxt) <= MAX_FORM_LINE else None
         named = bm.group("by") if bm else None
     return address(named) if named and "@" in named else sender
 

@@ -17,6 +17,7 @@ from importlib import resources
 from typing import Any, Iterable
 
 from ..errors import ConfigError
+from ..foreign_regex import unsafe
 
 STATES = ("applied", "changes-requested", "superseded", "rejected", "deferred", "not-applicable", "nak")
 LISTS = ("commit-lines", "korg-summary", "b4-summary", "pw-list")
@@ -63,6 +64,11 @@ class ReplyForm:
 def _compile(pattern: Any, flags: int, what: str) -> re.Pattern[str]:
     if not isinstance(pattern, str) or not pattern:
         raise ConfigError(f"{what} must be a non-empty regular expression")
+    # a profile's form may come from a cloned repository's .reviewtool.toml: nothing in it may
+    # take exponential time on a reply (foreign_regex.py; the shipped forms pass the same test)
+    why = unsafe(pattern, flags)
+    if why:
+        raise ConfigError(f"{what}: {why} can take exponential time on a long reply line; write it without one")
     try:
         # (?<![ \t]): a blank run is entered from its start only, so that a search (not only the
         # fullmatch a reply is read with) stays linear in a line of blanks
