@@ -198,6 +198,9 @@ EDITS: list[tuple[str, str]] = [
      "| apply it; when `check`'s verdict has something to settle first (a tree doubt, a closed tree), that; an RFC "
      "(its tag not taken off in the thread: \"let's ignore the RFC label\", the `rfc-lifted` phrases) is never "
      "\"apply it\": comment on the approach, and the author reposts it as a patch |"),
+    ("is not the sender's. A reply applies what it names:",
+     "is not the sender's; \"Patch applied to evil.git\", a tree no profile knows (its trees, their former names "
+     "and sub-trees), applies it nowhere this review can name. A reply applies what it names:"),
     # Issue 27: the author taking a posting back and promising another revision are two acts.
     ('or the author takes it back or agrees to change it ("please drop this", "I will send a v2", "I\'ll change that", "I will remove the class": the `withdrawal` phrases)',
      'or the author takes it back ("please drop this": the `withdrawal` phrases) or promises to revise it ("I will '

@@ -157,10 +157,10 @@ def test_triage_shows_a_strangers_claim_as_a_claim_and_an_appliers_as_the_state(
     from datetime import datetime, timezone
     from mailfactory import Mail, patch_body, write
 
-    def triage(sender: str) -> dict:
+    def triage(sender: str, tree: str = "wireless-next.git") -> dict:
         patch = Mail("[PATCH wireless-next] wifi: foo: fix bar", patch_body(), to="linux-wireless@vger.kernel.org")
         claim = Mail("Re: [PATCH wireless-next] wifi: foo: fix bar",
-                     QUOTE + "Patch applied to wireless-next.git, thanks.\n\n0123456789ab wifi: foo: fix bar\n",
+                     QUOTE + f"Patch applied to {tree}, thanks.\n\n0123456789ab wifi: foo: fix bar\n",
                      sender=sender, in_reply_to="p@example.org")
         text = ("From mboxrd@z Thu Jan  1 00:00:00 1970\n" + patch.render("p@example.org", datetime(2026, 3, 2, 10, tzinfo=timezone.utc))
                 + "\nFrom mboxrd@z Thu Jan  1 00:00:00 1970\n" + claim.render("r@example.org", datetime(2026, 3, 3, 10, tzinfo=timezone.utc)))
@@ -174,3 +174,8 @@ def test_triage_shows_a_strangers_claim_as_a_claim_and_an_appliers_as_the_state(
     assert claims[0]["by"] == "Mallory <mallory@evil.example>" and "not known to apply" in claims[0]["why"]
     real = triage("Kalle Valo <kvalo@kernel.org>")
     assert real["status"] == "applied" and not [r for r in real["reasons"] if r["code"] == "claim"]
+    # the applier's words naming a tree no profile knows settle nothing; ath.git, a sub-tree, does
+    unknown = triage("Kalle Valo <kvalo@kernel.org>", "evil.git")
+    claims = [r for r in unknown["reasons"] if r["code"] == "claim"]
+    assert unknown["status"] != "applied" and "a tree no profile knows" in claims[0]["why"]
+    assert triage("Kalle Valo <kvalo@kernel.org>", "ath-next branch of ath.git")["status"] == "applied"

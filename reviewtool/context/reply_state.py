@@ -142,6 +142,9 @@ def series_state(series, profile, maintainers=None) -> tuple[PostingState | None
     trusted, untrusted = [], []
     for action, counter in read_actions(series, forms_for(profile)):
         why = not_counted(action, series.patch(counter) if counter is not None else None, is_applier, people)
+        if why is None and action.state == "applied" and action.tree_words and tree_name(action, profile) is None:
+            # "Patch applied to evil.git": a tree no profile knows is no tree this series goes to
+            why = f"it names {action.tree_words}, a tree no profile knows"
         if why is not None:
             untrusted.append((action, why))
         else:
