@@ -93,7 +93,9 @@ def learn_command(
         from ..render.output import write_file
 
         write_file(output, [result.text])  # beside it, then renamed: a failed write keeps the old profile
-        names = ", ".join(lp.name for lp in result.profiles)
+        from ..learn.write import escaped
+
+        names = escaped(", ".join(lp.name for lp in result.profiles))  # a name learned from mail acts on no terminal
         trees = sum(len(lp.trees) for lp in result.profiles)
         print(f"wrote {output}: profile {names}, {trees} trees, from {result.archive.messages:,} messages "
               f"({result.reviewed:,} postings reviewed)", file=sys.stderr)

@@ -53,10 +53,26 @@ def read_profile_file(path: Path, base: dict[str, Profile] | None = None) -> Pro
         raise ConfigError(f"{path}: cannot read the profile file ({exc.strerror or exc})") from exc
     where = str(path.resolve())
     doc, digest = _parsed(where, st.st_mtime_ns, st.st_size)
-    known = base or shipped_profiles()
+    return _profiles_of(doc, path.stem, where, digest, base or shipped_profiles())
+
+
+def read_profile_text(text: str, origin: str) -> ProfileFile:
+    """The profiles of a file's text, read as `--profile` reads the file (`profile learn` reads
+    what it is about to write, so it never writes a profile `--profile` refuses)."""
+    from .profiles import shipped_profiles
+
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{origin}: {' '.join(str(exc).split())}") from exc
+    return _profiles_of(doc, Path(origin).stem, origin, hashlib.sha256(text.encode("utf-8")).hexdigest(),
+                        shipped_profiles())
+
+
+def _profiles_of(doc: dict[str, Any], stem: str, where: str, digest: str, known: dict[str, Profile]) -> ProfileFile:
     tables = doc.get("profiles")
     if tables is None:
-        name = str(doc.get("name") or path.stem)
+        name = str(doc.get("name") or stem)
         tables, default = {name: doc}, name
     else:
         if not isinstance(tables, dict) or not tables or not all(isinstance(t, dict) for t in tables.values()):

@@ -18,7 +18,7 @@ from .model import LearnedProfile
 from .paths import _path_key, kernel_layout, project_paths
 from .severities import learn_objections, learn_severities
 from .trees import Project, learn_trees
-from .write import render
+from .write import drop_unseen_names, render
 
 
 @dataclass
@@ -185,4 +185,20 @@ def _finish(lps: list[LearnedProfile], archive: Archive, not_reviewed: list[str]
                       + (", ..." if len(not_reviewed) > 1 else "") + ").")
     if skipped:
         header.append(f"Skipped {len(skipped)} files that are not mail ({skipped[0]}).")
-    return Learned(lps, archive, reviewed, not_reviewed, render(lps, header))
+    for lp in lps:
+        drop_unseen_names(lp)
+    text = render(lps, header)
+    _reads_back(text)
+    return Learned(lps, archive, reviewed, not_reviewed, text)
+
+
+def _reads_back(text: str) -> None:
+    """The profile is read as `--profile` will read it before anyone is given it: a learned name
+    that `--profile` would refuse stops here, with its reason, and nothing is written."""
+    from ..context.profile_file import read_profile_text
+    from ..errors import ConfigError
+
+    try:
+        read_profile_text(text, "the learned profile")
+    except ConfigError as exc:
+        raise ConfigError(f"{exc}; it was not written (a bug: please report it with the archive)") from exc

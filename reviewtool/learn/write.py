@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import textwrap
+import unicodedata
 from datetime import date
 from typing import Any
 
@@ -15,6 +16,41 @@ from .model import LearnedProfile
 
 _BARE_KEY_RE = re.compile(r"[A-Za-z0-9_-]+")
 WIDTH = 100
+
+
+def _unseen(ch: str) -> bool:
+    """A character a learned name may carry from a stranger's mail that TOML forbids raw (DEL, the
+    C0 controls) or a terminal would act on (C1 controls, bidi overrides, zero-width format)."""
+    return ch != "\t" and unicodedata.category(ch) in ("Cc", "Cf")
+
+
+def escaped(text: str) -> str:
+    """Such characters as TOML escapes: the value reads back as learned, and nothing acts on it."""
+    return "".join(f"\\u{ord(c):04x}" if _unseen(c) and ord(c) <= 0xFFFF else
+                   f"\\U{ord(c):08x}" if _unseen(c) else c for c in text)
+
+
+def drop_unseen_names(lp: LearnedProfile) -> None:
+    """Leave out every learned name (a tree, sub-tree, alias, list, applier, path) that carries a
+    control or format character: no tree, list or address is named so, and a stranger's mail can
+    be; each is said in the profile's "left out" notes."""
+    def bad(text: Any) -> bool:
+        return isinstance(text, str) and any(_unseen(c) for c in text)
+
+    def said(what: str, name: str) -> None:
+        lp.left_out.append(f"{what} {escaped(name)}: a name with control or format characters")
+
+    for what, items in (("tree", lp.trees), ("sub-tree", lp.subtrees)):
+        for t in [t for t in items if any(bad(v) for v in t.values() if not isinstance(v, (list, dict)))
+                  or any(bad(x) for v in t.values() if isinstance(v, list) for x in v)]:
+            items.remove(t)
+            said(what, str(t.get("name")))
+    for what, items in (("list", lp.lists), ("applier", lp.appliers), ("path", lp.paths)):
+        for x in [x for x in items if bad(x)]:
+            items.remove(x)
+            said(what, x)
+    for k in [k for k, v in lp.tree_aliases.items() if bad(k) or bad(v)]:
+        said("tree alias", f"{k} = {lp.tree_aliases.pop(k)}")
 
 
 def value(v: Any) -> str:
@@ -28,15 +64,23 @@ def value(v: Any) -> str:
         return "[" + ", ".join(value(x) for x in v) + "]"
     if isinstance(v, dict):
         return "{ " + ", ".join(f"{key(k)} = {value(x)}" for k, x in v.items()) + " }"
-    return json.dumps(str(v), ensure_ascii=False)
+    return _quoted(str(v))
+
+
+def _quoted(text: str) -> str:
+    # json escapes the C0 controls TOML forbids; DEL and the rest are escaped here
+    return escaped(json.dumps(text, ensure_ascii=False))
 
 
 def key(k: str) -> str:
-    return k if _BARE_KEY_RE.fullmatch(k) else json.dumps(k, ensure_ascii=False)
+    return k if _BARE_KEY_RE.fullmatch(k) else _quoted(k)
 
 
 def comment(text: str, indent: str = "") -> list[str]:
-    return [indent + "# " + line for line in textwrap.wrap(" ".join(text.split()), WIDTH - 2 - len(indent))] if text else []
+    """`text` as comment lines; a control or format character is written as its escape (a TOML
+    comment may hold none, and a reader's terminal would act on it)."""
+    shown = escaped(text)
+    return [indent + "# " + line for line in textwrap.wrap(" ".join(shown.split()), WIDTH - 2 - len(indent))] if text else []
 
 
 class _Out:
