@@ -12,7 +12,9 @@ The layer `check`, `triage` and `profile learn` all read to know which postings 
    nearly the same changed lines under a reworded subject (a lone patch's higher revision that
    names the same function needs no more: it was reworked after review), or under the same subject with a
    subsystem prefix added or dropped (_prefix_home); always within REVISION_WINDOW_S (see
-   _belongs). Two different patches by one author under near-identical subjects (another
+   _belongs). A lone RFC ("Can we just remove this array?") is carried on by its sender's lone
+   patch on all of its files within weeks (_rfc_answered_home). Two different patches by one
+   author under near-identical subjects (another
    function, another file, another hunk) share neither summary nor changed lines: two families.
 """
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from email.utils import parseaddr
 from typing import Iterable
 
 from ..mail.headers import address_of
@@ -205,11 +208,54 @@ def _replaced_home(t: PatchThread, patch_home: dict[str, tuple[int, MailHead, bo
     return home if _belongs_in_time(t, fams[home]) else None
 
 
+RFC_ANSWER_WINDOW_S = 30 * 86400  # the patch an RFC asked about follows its answers within weeks
+
+
+def _person_keys(h: MailHead) -> set[str]:
+    """Who sent a mail: the address, and a display name of two words or more ("Gustavo A. R.
+    Silva" sends from two addresses); one word names nobody in particular."""
+    name = " ".join(parseaddr(h.sender)[0].split())
+    return {address_of(h.sender)} | ({"name:" + name} if len(name.split()) >= 2 else set())
+
+
+_WORD_RE = re.compile(r"[a-z][a-z0-9]{3,}")
+_PLAIN_WORDS = frozenset("this that with from into when just some more only also them they have been were "
+                         "what which about make makes".split())
+
+
+def _subject_words(t: PatchThread) -> set[str]:
+    """The words of substance (four letters or more) of a thread's patch summaries."""
+    return {w for _, s in t.patches if s.counter != 0 for w in _WORD_RE.findall(s.summary.lower())} - _PLAIN_WORDS
+
+
+def _is_rfc(t: PatchThread) -> bool:
+    return all(s.rfc for _, s in t.patches)
+
+
+def _rfc_answered_home(t: PatchThread, rfcs: dict[str, list[int]], fams: list[_Family]) -> int | None:
+    """The family of a lone RFC that `t`, its sender's lone patch on all of the RFC's files
+    (and maybe more) within RFC_ANSWER_WINDOW_S, numbered v1 or the RFC's next revision, its
+    summary sharing a word of substance with the RFC's, carries on: the change the RFC asked about
+    ("Can we just remove this flexible array?", then "Avoid a hundred -Wflex-array-member-not-at-end
+    warnings"), posted as a patch under its own subject. Another doc patch after a doc RFC shares
+    the files, not the words."""
+    if not _lone(t) or _is_rfc(t):
+        return None
+    mine, start = t.first_patch(), t.first_patch_date()
+    cands = {f for k in _person_keys(mine) for f in rfcs.get(k, ())}
+    # numbered afresh (v1) or as the RFC's next revision: a v3 has two revisions before it, not this RFC
+    taken = [f for f in cands if (r := fams[f].last) is not None and _is_rfc(r) and _lone(r) and t.top <= r.top + 1
+             and r.files and r.files <= t.files and 0 < start - r.newest_patch_date() <= RFC_ANSWER_WINDOW_S
+             and _subject_words(r) & _subject_words(t)]
+    return max(taken, key=lambda f: (fams[f].newest, f)) if taken else None
+
+
 def families(threads: list[PatchThread]) -> list[list[PatchThread]]:
     fams: list[_Family] = []
     owner: dict[tuple[str, str], int] = {}  # identity key -> the family that used it last
     unprefixed: dict[str, int] = {}  # a prefixed summary key, its prefix taken off -> its family
     patch_home: dict[str, tuple[int, MailHead, bool]] = {}  # patch mail id -> family, mail, a lone patch
+    rfcs: dict[str, list[int]] = {}  # a sender's key -> the families of their lone RFCs
     for t in sorted(threads, key=lambda t: (t.newest_patch_date(), t.first_patch().msgid)):
         keys = t.identity()
         home = _home(t, keys, owner, fams)
@@ -218,12 +264,17 @@ def families(threads: list[PatchThread]) -> list[list[PatchThread]]:
         if home is None:
             home = _replaced_home(t, patch_home, fams)
         if home is None:
+            home = _rfc_answered_home(t, rfcs, fams)
+        if home is None:
             home = len(fams)
             fams.append(_Family())
         fams[home].add(t)
         alone = _lone(t)
         for h, _ in t.patches:
             patch_home[h.msgid] = (home, h, alone)
+        if alone and _is_rfc(t):
+            for k in _person_keys(t.first_patch()):
+                rfcs.setdefault(k, []).append(home)
         for k in keys:
             owner[k] = home
         for h, s in t.patches:

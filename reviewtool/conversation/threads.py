@@ -30,6 +30,7 @@ class _Subj(NamedTuple):
     resend: bool
     tags: tuple[str, ...]
     summary: str  # normalized
+    rfc: bool = False
 
 
 @dataclass
@@ -117,7 +118,7 @@ def threads_of(heads: list[MailHead]) -> list[PatchThread]:
             s = parse_subject(h.subject)
             if s.is_patch or h.has_diff:  # what `check` takes for a patch (is_patch_mail)
                 t.patches.append((h, _Subj(s.counter, s.expected, s.revision, s.resend, s.tags,
-                                           normalized_summary(s))))
+                                           normalized_summary(s), s.rfc)))
         out += postings_of(t)
     return out
 
