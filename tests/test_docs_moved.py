@@ -201,6 +201,15 @@ EDITS: list[tuple[str, str]] = [
     ("is not the sender's. A reply applies what it names:",
      "is not the sender's; \"Patch applied to evil.git\", a tree no profile knows (its trees, their former names "
      "and sub-trees), applies it nowhere this review can name. A reply applies what it names:"),
+    # Issue 29: a window of time; --jobs defaults to the cores for a large archive.
+    ("reproducible reports), `--jobs N` (processes), `--repo`, `--tree NAME=REF`, `--profile`,",
+     "reproducible reports), `--since WHEN` / `--until WHEN` (only the series with mail in that window, each read "
+     "with all its revisions and replies: `14d`, `36h`, `2w` before now, or a date; on the June-November 2022 "
+     "linux-wireless stretch `--since 14d` keeps 77 of 673 patch families and takes 2.1 s against 4.2 s for all, "
+     "the same JSON for each series it keeps), `--jobs N` (processes; default every core for archives of 4 MB "
+     "or more, one for less), `--repo`, `--tree NAME=REF`, `--profile`,"),
+    ("- **What does not**: `--now`, `--stale-days`, `--sort`, `--status`, `--jobs` and the format.",
+     "- **What does not**: `--now`, `--stale-days`, `--since`, `--until`, `--sort`, `--status`, `--jobs` and the format."),
     # Issue 27: the author taking a posting back and promising another revision are two acts.
     ('or the author takes it back or agrees to change it ("please drop this", "I will send a v2", "I\'ll change that", "I will remove the class": the `withdrawal` phrases)',
      'or the author takes it back ("please drop this": the `withdrawal` phrases) or promises to revise it ("I will '

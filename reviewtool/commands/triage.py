@@ -47,7 +47,13 @@ def triage(
     stale_days: int = typer.Option(14, "--stale-days", min=1, help="Days without any mail before a series "
                                                                    "that is not ready is stale."),
     now: Optional[str] = typer.Option(None, "--now", help="Take this ISO 8601 time as now (ages, staleness)."),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, max=64, help="Series reviewed in parallel (processes)."),
+    since: Optional[str] = typer.Option(None, "--since", metavar="WHEN",
+                                        help="Only series with mail since then: a duration before now (14d, 36h) "
+                                             "or a date (2026-11-01)."),
+    until: Optional[str] = typer.Option(None, "--until", metavar="WHEN", help="Only series with mail until then."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, max=64,
+                                       help="Series reviewed in parallel (processes). Default: the machine's "
+                                            "cores for an archive of 4 MB or more, else 1."),
     repo: Optional[Path] = typer.Option(None, "--repo", help="A git repository for history and apply checks."),
     tree: list[str] = typer.Option([], "--tree", help="NAME=REF: where a tree is in --repo (repeatable)."),
     profile: Optional[str] = typer.Option(None, "--profile", "-p", help="Force one profile for every series."),
@@ -122,6 +128,11 @@ def triage(
     refuse_clobbering(output, [Path(s) for s in sources or ()] + ([msgids] if msgids else []),
                       [configured_store, Path(f"{configured_store}-wal"), Path(f"{configured_store}-shm")])
     when = parse_now(now)
+    from ..triage.window import narrow, parse_when
+
+    window = (parse_when(since, "--since", when) if since else None, parse_when(until, "--until", when) if until else None)
+    if jobs is None:
+        jobs = _auto_jobs([Path(s) for s in sources or ()])
     fetch = FetchOptions(lore_url=lore_url, cache_ttl_s=parse_duration(cache_ttl, "--cache-ttl"),
                          no_cache=no_cache, offline=offline, quiet=not show,
                          timeout_s=parse_duration(timeout, "--timeout", positive=True))
@@ -162,6 +173,7 @@ def triage(
         limited = limit_notes(paths, Path(scratch), scratch_labels) + _cap_series(grouping)
         for line in limited:
             _say(line)  # a limit that trips is said even when the report goes to a file
+        notes += narrow(grouping, *window)
         plan = reuse.plan(grouping.series, opts, guard, indexed.digests)
         if plan.todo:
             indexed.unpack()  # a gzip whose index the store gave: its mails are read now
@@ -261,6 +273,31 @@ def _pulled(grouping, indexed, opts) -> dict:
     appliers = frozenset(a.lower() for p in load_profiles(opts.review.repo).values() for a in p.appliers)
     pulls = read_pull_requests(indexed.heads, appliers, indexed.unpack)
     return {key: pulled_state(p) for key, p in pulled_groups(grouping.series, indexed.heads, pulls).items()}
+
+
+AUTO_JOBS_BYTES = 4 << 20  # about a thousand mails: below it, forking workers costs more than it saves
+
+
+def _auto_jobs(paths: list[Path]) -> int:
+    """The default --jobs: every core (triage/run.default_jobs) for archives of AUTO_JOBS_BYTES
+    or more, one process for less (a directory's files are counted until the size is reached)."""
+    from ..triage.run import default_jobs
+
+    total = 0
+    for p in paths:
+        try:
+            if p.is_dir():
+                for f in p.rglob("*"):
+                    total += f.stat().st_size if f.is_file() else 0
+                    if total >= AUTO_JOBS_BYTES:
+                        break
+            else:
+                total += p.stat().st_size
+        except OSError:
+            continue  # said by the reader of the archive
+        if total >= AUTO_JOBS_BYTES:
+            return default_jobs()
+    return 1
 
 
 def _has_reviews(path: Path | None) -> bool:

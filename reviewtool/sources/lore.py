@@ -140,12 +140,12 @@ def git_config_loreurl() -> str | None:
 
 
 def parse_duration(text: str, option: str, positive: bool = False) -> float:
-    """Seconds from '600', '90s', '10m', '2h': the one parser of every option taking a duration.
-    `positive` for a timeout, where 0 would give up before asking."""
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smh]?)\s*", text or "", re.I)
+    """Seconds from '600', '90s', '10m', '2h', '14d', '2w': the one parser of every option taking
+    a duration. `positive` for a timeout, where 0 would give up before asking."""
+    m = re.fullmatch(r"\s*(\d{1,9}(?:\.\d{1,9})?)\s*([smhdw]?)\s*", text or "", re.I)
     if not m:
-        raise InputError(f"{option}: {text!r} is not a duration (e.g. 600, 90s, 10m, 1h)")
-    seconds = float(m.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[m.group(2).lower()]
+        raise InputError(f"{option}: {text!r} is not a duration (e.g. 600, 90s, 10m, 1h, 14d)")
+    seconds = float(m.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}[m.group(2).lower()]
     if positive and seconds <= 0:
         raise InputError(f"{option}: {text!r} must be longer than 0 (e.g. 5s, 30s, 2m)")
     return seconds
