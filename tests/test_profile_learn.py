@@ -101,6 +101,9 @@ def test_too_few_applied_postings_learn_nothing_they_cannot_back(tmp_path, cli):
     # The trees the replies name are facts, not shares: they are kept, with their counts.
     assert {t["name"] for t in data["trees"]} == {"lab-next", "lab"}
     assert read_profile_file(out).profiles[0].name == "lab"
+    # and stderr says so, not only the file's header (a profile of four postings is mostly the generic one)
+    res = cli("profile", "learn", str(tmp_path / "list.mbox"), "-o", str(out), "--jobs", "1")
+    assert "learned from 4 applied postings (fewer than 20)" in " ".join(res.err.split())
     # An archive without any applied posting learns no tree: the generic rules, and why.
     none, text, out = learn(cli, tmp_path, [Posting(f"lab: fix {i}", tree=None) for i in range(5)], name="none.mbox")
     assert "trees" not in none and "tree-mismatch" in none["rules"]["disable"]

@@ -99,6 +99,15 @@ def learn_command(
         trees = sum(len(lp.trees) for lp in result.profiles)
         print(f"wrote {output}: profile {names}, {trees} trees, from {result.archive.messages:,} messages "
               f"({result.reviewed:,} postings reviewed)", file=sys.stderr)
+    from ..learn.conventions import MIN_POSTINGS
+
+    thin = [lp for lp in result.profiles if lp.left_out]
+    applied = sum(lp.postings for lp in result.profiles)
+    if thin and applied < MIN_POSTINGS:  # said on stderr too: such a profile is mostly the generic one
+        print(f"reviewtool: learned from {applied:,} applied posting{'s' if applied != 1 else ''} (fewer than "
+              f"{MIN_POSTINGS}): "
+              f"{sum(len(lp.left_out) for lp in thin)} settings were left out for want of evidence and keep the "
+              "generic profile's values (the file's header lists them)", file=sys.stderr)
     return EXIT_OK
 
 
