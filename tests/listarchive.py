@@ -40,6 +40,7 @@ class Posting:
     committed: str | None = None  # the subject its commit got (default: as posted)
     sender: str = "Jane Developer <jane@example.org>"
     files: list[str] = field(default_factory=list)  # more files than `path`
+    replier: str | None = None  # who sends the "changes" reply (default: the maintainer, MAE)
 
 
 class Archive:
@@ -109,7 +110,7 @@ class Archive:
             sender = "patchwork-bot+lab@kernel.org"
         elif p.reply == "changes":
             body = f"{quote}{p.reason}\n\nPatch set to Changes Requested.\n\n-- \nhttps://patchwork.example/x/\n"
-            sender = MAE
+            sender = p.replier or MAE
         else:  # plain words
             body = f"{quote}Applied to {p.tree}, thanks!\n"
             sender = "Someone Else <someone@example.org>"

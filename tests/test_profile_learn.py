@@ -293,3 +293,34 @@ def test_the_lists_do_not_depend_on_the_order_reviews_finish():
         learn_lists(lp, facts, frozenset())
         orders.append(lp.lists)
     assert orders[0] == orders[1] == ["intel-wired-lan@lists.osuosl.org", "netdev@vger.kernel.org"]
+
+
+def test_appliers_named_by_maintainers_who_send_postings_back_are_learned_and_a_stranger_is_not(tmp_path, cli):
+    """A queue's maintainer may apply without a word on the list but answer "This doesn't apply":
+    one the shipped profiles name (their MAINTAINERS data) is learned as an applier from that; a
+    stranger's same reply makes nobody one."""
+    postings = lab_list() + [
+        Posting("lab: drv2: tidy the probe", path="drivers/lab/drv2/main.c", tree=None, reply="changes",
+                replier="Kalle Valo <kvalo@kernel.org>"),
+        Posting("lab: drv3: tidy the remove", path="drivers/lab/drv3/main.c", tree=None, reply="changes",
+                replier="Mallory <mallory@evil.example>")]
+    data, text, _ = learn(cli, tmp_path, postings)
+    appliers = data["replies"]["appliers"]
+    assert "kvalo@kernel.org" in appliers and "mallory@evil.example" not in appliers
+    assert "named by MAINTAINERS" in " ".join(text.split())
+
+
+def test_the_list_is_the_address_everyone_posts_to_and_never_one_who_applies():
+    """A maintainer's address in the To: of every pull request is no list: one who applies is left
+    out; of two addresses on every posting, the one more people post to comes first."""
+    from reviewtool.learn.facts import Facts
+    from reviewtool.learn.habits import learn_lists
+    from reviewtool.learn.model import LearnedProfile
+
+    facts = [Facts(1, recipients=("davem@davemloft.example", "alpha@lists.example", "zeta-devel@lists.example")),
+             Facts(2, recipients=("davem@davemloft.example", "alpha@lists.example", "zeta-devel@lists.example")),
+             Facts(3, recipients=("zeta-devel@lists.example",))]
+    posters = {1: "pablo@example.org", 2: "pablo@example.org", 3: "jane@example.org"}
+    lp = LearnedProfile(name="p", appliers=["davem@davemloft.example"])
+    learn_lists(lp, facts, frozenset(), posters)
+    assert lp.lists == ["zeta-devel@lists.example", "alpha@lists.example"]

@@ -163,12 +163,24 @@ def _windows_in(calendar, postings: list[Posting]) -> bool:
     return any(b.kind == "release" and first <= b.earliest <= last for b in calendar.boundaries)
 
 
-def learn_appliers(lp: LearnedProfile, project: Project) -> None:
+def learn_appliers(lp: LearnedProfile, project: Project, posted: list[Posting] = ()) -> None:
+    """Who applied the project's postings; and who sent them back whom MAINTAINERS names (the
+    shipped profiles' data): a queue's maintainer who takes patches without a word on the list
+    (Intel's) but answers "This doesn't apply." A stranger's words make nobody an applier."""
+    from ..context.reply_state import shipped_appliers
+
     by: Counter = Counter(a.action.by.email for p in project.postings for a in p.applied.values())
-    if not by:
+    known = shipped_appliers()
+    back: Counter = Counter(a.by.email for p in (posted or project.postings) for a in p.sent_back
+                            if a.by.email in known and a.by.email not in by)
+    if not by and not back:
         return
-    lp.appliers = sorted(by, key=lambda a: (-by[a], a))
-    lp.note("replies.appliers", f"who applied the {sum(by.values()):,} applied patches: {top(dict(by), 5)}")
+    lp.appliers = sorted(by, key=lambda a: (-by[a], a)) + sorted(back, key=lambda a: (-back[a], a))
+    why = f"who applied the {sum(by.values()):,} applied patches: {top(dict(by), 5)}" if by else ""
+    if back:
+        why += ("; " if why else "") + (f"who sent {sum(back.values()):,} postings back, named by MAINTAINERS "
+                                        f"(the shipped profiles): {top(dict(back), 5)}")
+    lp.note("replies.appliers", why)
 
 
 def from_headers(project: Project, plan: TreePlan, archive: Archive, name: str,
@@ -184,7 +196,7 @@ def from_headers(project: Project, plan: TreePlan, archive: Archive, name: str,
                      | {s.name.lower() for pr in plan.projects for s, _ in pr.subtrees})
     learn_prefixes(lp, project)
     learn_merge_window(lp, project)
-    learn_appliers(lp, project)
+    learn_appliers(lp, project, list(posted))
     applied = [p for p in project.postings if p.applied]
     lp.postings = len(applied)
     trees = ", ".join(t["name"] for t in lp.trees)

@@ -20,11 +20,26 @@ COVER_SHARE = 0.8
 FIXES_REQUIRED = 0.9
 
 
-def learn_lists(lp: LearnedProfile, facts: list[Facts], senders: frozenset[str]) -> None:
+def learn_lists(lp: LearnedProfile, facts: list[Facts], senders: frozenset[str],
+                posters: dict[int, str] | None = None) -> None:
+    """The addresses on half of the applied postings that never send mail, the list's own first:
+    the one the most different people post to (a maintainer's address is in the To: of the few who
+    send them pull requests, the list's on everyone's; one who applies is never a list), then the
+    most postings, then by address
+    (the reviews finish in any order; the profile, and its name, must not change). `posters`:
+    each posting's sender, by its key."""
     n = len(facts)
     counts = Counter(a for f in facts for a in set(f.recipients))
-    # ties by address: the reviews finish in any order, the profile (and its name) must not change
-    lists = [a for a, c in sorted(counts.items(), key=lambda x: (-x[1], x[0])) if c * 2 > n and a not in senders]
+    people: dict[str, set[str]] = {}
+    for f in facts:
+        for a in set(f.recipients):
+            people.setdefault(a, set()).add((posters or {}).get(f.key, ""))
+    # a maintainer is no list, though the list never hears from him (davem@ on netfilter-devel)
+    from ..context.reply_state import shipped_appliers
+
+    people_known = set(lp.appliers) | shipped_appliers()
+    lists = [a for a, c in sorted(counts.items(), key=lambda x: (-len(people[x[0]]), -x[1], x[0]))
+             if c * 2 > n and a not in senders and a not in people_known]
     if n < 1 or not lists:
         lp.left_out.append(f"the list address: none in half of {n} applied postings that never sends mail")
         return

@@ -9,6 +9,7 @@ from typing import Callable
 
 from ..context.profiles import shipped_profiles
 from ..errors import InputError
+from ..mail.headers import address_of
 from .archive import Archive, Posting, read_archive
 from .conventions import MIN_POSTINGS, _tags, _tree_names, from_headers
 from .evidence import day, span
@@ -150,12 +151,13 @@ def _from_reviews(lp: LearnedProfile, pr: Project, applied: list, back: list, ar
                   by_key: dict[int, Posting], facts: dict[int, Facts]) -> None:
     lp.sent_back = len(back)
     fs = [f for _, f in applied]
+    posters = {k: address_of(p.sender) for k, p in by_key.items()}
     if len(applied) < MIN_POSTINGS:
         lp.left_out.append(f"the list, sign-offs, sizes and severities: {len(applied)} applied postings were "
                            f"reviewed, fewer than {MIN_POSTINGS}")
-        learn_lists(lp, fs, archive.senders)
+        learn_lists(lp, fs, archive.senders, posters)
         return
-    learn_lists(lp, fs, archive.senders)
+    learn_lists(lp, fs, archive.senders, posters)
     learn_signoffs(lp, fs)
     learn_sizes(lp, fs, by_key)
     learn_fixes_on_fixes(lp, fs, pr, by_key)
