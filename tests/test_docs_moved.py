@@ -210,6 +210,12 @@ EDITS: list[tuple[str, str]] = [
      "or more, one for less), `--repo`, `--tree NAME=REF`, `--profile`,"),
     ("- **What does not**: `--now`, `--stale-days`, `--sort`, `--status`, `--jobs` and the format.",
      "- **What does not**: `--now`, `--stale-days`, `--since`, `--until`, `--sort`, `--status`, `--jobs` and the format."),
+    # Issue 28: the list is never one who applies; appliers named by MAINTAINERS who send postings back.
+    ("| `lists`, `[replies] appliers` | the addresses in the To/Cc of half the applied postings that never send mail; who applied, with counts | |",
+     "| `lists`, `[replies] appliers` | the addresses in the To/Cc of half the applied postings that never send mail "
+     "and do not apply, the one the most people post to first (it names the profile); who applied, with counts, and "
+     "who sent postings back that MAINTAINERS names (the shipped profiles' data: intel-wired-lan's queue maintainer, "
+     "who applies without a word on the list) | |"),
     # Issue 27: the author taking a posting back and promising another revision are two acts.
     ('or the author takes it back or agrees to change it ("please drop this", "I will send a v2", "I\'ll change that", "I will remove the class": the `withdrawal` phrases)',
      'or the author takes it back ("please drop this": the `withdrawal` phrases) or promises to revise it ("I will '
