@@ -324,3 +324,21 @@ def test_the_list_is_the_address_everyone_posts_to_and_never_one_who_applies():
     lp = LearnedProfile(name="p", appliers=["davem@davemloft.example"])
     learn_lists(lp, facts, frozenset(), posters)
     assert lp.lists == ["zeta-devel@lists.example", "alpha@lists.example"]
+    # the archive's own list (the List-Id its mails carry) comes first, whoever posts to it
+    lp = LearnedProfile(name="p", appliers=["davem@davemloft.example"])
+    learn_lists(lp, facts, frozenset(), posters, own="alpha@lists.example")
+    assert lp.lists == ["alpha@lists.example", "zeta-devel@lists.example"]
+
+
+def test_the_archives_own_list_is_the_list_id_most_of_its_mails_carry():
+    from types import SimpleNamespace
+
+    from reviewtool.learn.archive import own_list
+    from reviewtool.sources.index import _list_id
+
+    assert _list_id("Netfilter development <netfilter-devel.vger.kernel.org>") == "netfilter-devel.vger.kernel.org"
+    assert _list_id("no brackets here") is None and _list_id("") is None
+    heads = [SimpleNamespace(list_id="netfilter-devel.vger.kernel.org")] * 3 + [SimpleNamespace(list_id=None)]
+    assert own_list(heads) == "netfilter-devel@vger.kernel.org"
+    # near miss: a List-Id on fewer than half of the mails names no list of the archive
+    assert own_list(heads[:1] + [SimpleNamespace(list_id=None)] * 3) is None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import email
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -109,6 +110,18 @@ class Archive:
     unmatched: int  # replies that settle no posting of the archive
     labels: tuple[str, ...]
     senders: frozenset[str] = frozenset()  # every From address: a list address sends nothing
+    own_list: str | None = None  # the address of the List-Id most of its mails carry
+
+
+def own_list(heads) -> str | None:
+    """The list the archive is of: the List-Id most of its mails carry, as an address
+    ("netfilter-devel.vger.kernel.org": netfilter-devel@vger.kernel.org), when more than half do."""
+    ids = Counter(h.list_id for h in heads if h.list_id)
+    if not ids:
+        return None
+    lid, n = ids.most_common(1)[0]
+    local, dot, domain = lid.partition(".")
+    return f"{local}@{domain}" if dot and domain and 2 * n > len(heads) else None
 
 
 def _patch_mail(h: MailHead) -> tuple[PatchMail, object]:
@@ -196,7 +209,8 @@ def read_archive(paths: list[Path], scratch: Path, on_mail: Callable[[], None] |
     dates = [h.date for h in heads if h.date is not None]
     return Archive(messages=len(heads), span=(min(dates), max(dates)) if dates else None, postings=postings,
                    pulls=pulls, actions=trusted, untrusted=untrusted, unmatched=unmatched,
-                   labels=tuple(str(p) for p in paths), senders=frozenset(_address(h.sender) for h in heads))
+                   labels=tuple(str(p) for p in paths), senders=frozenset(_address(h.sender) for h in heads),
+                   own_list=own_list(heads))
 
 
 def _read(h: MailHead, handles: dict) -> bytes:

@@ -21,12 +21,13 @@ FIXES_REQUIRED = 0.9
 
 
 def learn_lists(lp: LearnedProfile, facts: list[Facts], senders: frozenset[str],
-                posters: dict[int, str] | None = None) -> None:
+                posters: dict[int, str] | None = None, own: str | None = None) -> None:
     """The addresses on half of the applied postings that never send mail, the list's own first:
     the one the most different people post to (a maintainer's address is in the To: of the few who
     send them pull requests, the list's on everyone's; one who applies is never a list), then the
     most postings, then by address
-    (the reviews finish in any order; the profile, and its name, must not change). `posters`:
+    (the reviews finish in any order; the profile, and its name, must not change); the archive's
+    own list (`own`: the List-Id its mails carry, learn/archive.own_list) before all. `posters`:
     each posting's sender, by its key."""
     n = len(facts)
     counts = Counter(a for f in facts for a in set(f.recipients))
@@ -38,7 +39,7 @@ def learn_lists(lp: LearnedProfile, facts: list[Facts], senders: frozenset[str],
     from ..context.reply_state import shipped_appliers
 
     people_known = set(lp.appliers) | shipped_appliers()
-    lists = [a for a, c in sorted(counts.items(), key=lambda x: (-len(people[x[0]]), -x[1], x[0]))
+    lists = [a for a, c in sorted(counts.items(), key=lambda x: (x[0] != own, -len(people[x[0]]), -x[1], x[0]))
              if c * 2 > n and a not in senders and a not in people_known]
     if n < 1 or not lists:
         lp.left_out.append(f"the list address: none in half of {n} applied postings that never sends mail")

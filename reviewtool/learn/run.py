@@ -155,9 +155,9 @@ def _from_reviews(lp: LearnedProfile, pr: Project, applied: list, back: list, ar
     if len(applied) < MIN_POSTINGS:
         lp.left_out.append(f"the list, sign-offs, sizes and severities: {len(applied)} applied postings were "
                            f"reviewed, fewer than {MIN_POSTINGS}")
-        learn_lists(lp, fs, archive.senders, posters)
+        learn_lists(lp, fs, archive.senders, posters, archive.own_list)
         return
-    learn_lists(lp, fs, archive.senders, posters)
+    learn_lists(lp, fs, archive.senders, posters, archive.own_list)
     learn_signoffs(lp, fs)
     learn_sizes(lp, fs, by_key)
     learn_fixes_on_fixes(lp, fs, pr, by_key)

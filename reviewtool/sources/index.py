@@ -12,6 +12,7 @@ import email.parser
 import hashlib
 import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Iterator
@@ -62,6 +63,7 @@ class MailHead:
     paths: tuple[str, ...] = ()  # the files its diff changes (sources/diffsig.py)
     sketch: bytes = b""  # a sketch of its changed lines (sources/diffsig.py)
     has_diff: bool = False  # its body carries a diff, as `check` (mail.message.is_patch_mail) reads it
+    list_id: str | None = None  # the List-Id the list stamped on it ("netfilter-devel.vger.kernel.org")
 
 
 def raw_mail(ref: MailRef, fh: BinaryIO) -> RawMail:
@@ -75,7 +77,7 @@ def raw_mail(ref: MailRef, fh: BinaryIO) -> RawMail:
     return RawMail(data, ref.origin, ref.format_patch)
 
 
-_WANTED = frozenset({b"message-id", b"in-reply-to", b"references", b"subject", b"from", b"date"})
+_WANTED = frozenset({b"message-id", b"in-reply-to", b"references", b"subject", b"from", b"date", b"list-id"})
 
 
 def _fields(head: bytes) -> dict[bytes, str]:
@@ -154,6 +156,16 @@ def _decoded_body_has_diff(ref: MailRef, whole: bytes | None) -> bool:
         return False
 
 
+_LIST_ID_RE = re.compile(r"<([A-Za-z0-9][A-Za-z0-9._-]{0,200})>")
+
+
+def _list_id(value: str) -> str | None:
+    """The list's id in its List-Id header (RFC 2919: a dotted name in angle brackets), lower-cased
+    and shared between the mails that carry it."""
+    m = _LIST_ID_RE.search(value) if value else None
+    return sys.intern(m.group(1).lower()) if m else None
+
+
 def _head(ref: MailRef, head: bytes, change_id: bytes | None, whole: bytes | None = None,
           diff: tuple[tuple[str, ...], bytes] = ((), b""), has_diff: bool = False) -> MailHead | None:
     f = _fields(head)
@@ -179,7 +191,8 @@ def _head(ref: MailRef, head: bytes, change_id: bytes | None, whole: bytes | Non
     return MailHead(ref=ref, msgid=msgid, parents=tuple(irt + refs), in_reply_to=irt[0] if irt else None,
                     subject=subject, sender=decoded(f.get(b"from", "")).lower(),
                     date=date, change_id=change_id.decode("ascii", "replace") if change_id else None,
-                    synthesized=synthesized, paths=diff[0], sketch=diff[1], has_diff=has_diff)
+                    synthesized=synthesized, paths=diff[0], sketch=diff[1], has_diff=has_diff,
+                    list_id=_list_id(f.get(b"list-id", "")))
 
 
 def _lines(fh: BinaryIO, cap: int) -> Iterator[tuple[bytes, bytes | None]]:

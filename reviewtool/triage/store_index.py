@@ -236,7 +236,7 @@ def _error_row(f: Path, label: str, message: str, maildir: bool) -> tuple[str, b
 def _encode(pairs: list[tuple[MailHead, bytes]]) -> bytes:
     rows = [[h.ref.offset, h.ref.length, h.ref.in_mbox, h.ref.mboxrd, h.ref.format_patch, h.msgid, h.parents,
              h.in_reply_to, h.subject, h.sender, h.date, h.change_id, h.synthesized, d.hex(), h.paths,
-             h.sketch.hex(), h.has_diff] for h, d in pairs]
+             h.sketch.hex(), h.has_diff, h.list_id] for h, d in pairs]
     # surrogatepass: headers with undecodable bytes keep them as lone surrogates, and so does the row
     return zlib.compress(json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"), 1)
 
@@ -247,7 +247,7 @@ def _decode(blob: bytes, f: Path, label: str) -> list[tuple[MailHead, bytes]]:
     path = str(f)
     out = []
     # JSON gives exact types (no subclasses but bool's of int), so `type(x) is T` is the check
-    for off, length, in_mbox, rd, fp, msgid, parents, irt, subject, sender, date, cid, synth, d, paths, sk, diff in (
+    for off, length, in_mbox, rd, fp, msgid, parents, irt, subject, sender, date, cid, synth, d, paths, sk, diff, lid in (
             json.loads(zlib.decompress(blob).decode("utf-8", "surrogatepass"))):
         if not (type(off) is int and type(length) is int and off >= 0 and length >= 0
                 and type(in_mbox) is bool and type(rd) is bool and type(fp) is bool and type(synth) is bool
@@ -256,10 +256,11 @@ def _decode(blob: bytes, f: Path, label: str) -> list[tuple[MailHead, bytes]]:
                 and type(sk) is str
                 and type(paths) is list and all(map(isinstance, paths, repeat(str)))
                 and (irt is None or type(irt) is str) and (cid is None or type(cid) is str)
+                and (lid is None or type(lid) is str)
                 and type(parents) is list and all(map(isinstance, parents, repeat(str)))
                 and (date is None or type(date) is float or type(date) is int)):
             raise ValueError("not a mail of the index")
         ref = MailRef(path, off, length, in_mbox, rd, fp, label)
         out.append((MailHead(ref, msgid, tuple(parents), irt, subject, sender, date, cid, synth, tuple(paths),
-                             bytes.fromhex(sk), diff), bytes.fromhex(d)))
+                             bytes.fromhex(sk), diff, lid), bytes.fromhex(d)))
     return out
