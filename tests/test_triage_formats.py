@@ -172,6 +172,10 @@ def test_series_that_cannot_be_built_is_listed_not_fatal(tmp_path, cli):
     assert data["totals"]["series"] == 1
     assert [s["subject"] for s in data["skipped"]] == ["[GIT PULL] Networking for v6.20"]
     assert data["skipped"][0]["reason"].startswith(f"{archive}: ")
+    # the header counts it, so that its numbers add up to --store-info's and the progress bar's
+    for fmt in ("text", "markdown", "html"):
+        out = run(cli, archive, "--format", fmt).out
+        assert "Triage of 1 series and 1 that could not be reviewed" in out, fmt
     # a gzip archive is unpacked into a scratch file; messages still name the file given
     gz = tmp_path / "archive.mbox.gz"
     gz.write_bytes(gzip.compress(archive.read_bytes()))
