@@ -216,6 +216,6 @@ def review_series(series: Series, options: ReviewOptions) -> Review:
                   not_checked=tuple(not_checked), rules_run=tuple(r.name for r in rules),
                   context_notes=notes,
                   verdict=series_verdict(series, findings, ctx.classification, state, ctx.reply_requests,
-                                         ctx.rfc_lifted),
+                                         ctx.rfc_lifted, for_author=options.settings.get("audience") == "author"),
                   reply_state=state, reply_claims=ctx.reply_claims, reply_requests=ctx.reply_requests,
                   reply_approvals=ctx.reply_approvals, rfc_lifted=ctx.rfc_lifted)

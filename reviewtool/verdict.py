@@ -13,7 +13,8 @@
                   decides the next step; a closed development tree comes first: nothing else
                   matters until it reopens)
   ready           no error-level finding: review the code and apply (an RFC: comment on it);
-                  a tree doubt comes first in the next step, so the tree is settled before applying
+                  a tree doubt comes first in the next step, so the tree is settled before applying;
+                  for lint (`for_author`), the step is the author's: send it, the tree first
 
 Before all of these, a series the maintainers already settled in the thread (applied, changes
 requested, deferred, rejected, superseded: verdict_state.py) gets that status and its next step.
@@ -69,11 +70,13 @@ def request_step(act: dict) -> str:
 
 def series_verdict(series: Series, findings: Iterable[Finding],
                    classification: Classification | None, state: dict | None = None,
-                   requests: Iterable[dict] = (), rfc_lifted: dict | None = None) -> Verdict:
+                   requests: Iterable[dict] = (), rfc_lifted: dict | None = None, *,
+                   for_author: bool = False) -> Verdict:
     """The verdict for one reviewed series (see the module docstring); `state`: what the
     maintainers' replies settled (context/reply_state.state_data), if anything; `requests`: what
     replies ask of the author (context/reply_acts.py); `rfc_lifted`: the reply that took the RFC
-    tag off, if any (the posting is then for applying)."""
+    tag off, if any (the posting is then for applying); `for_author`: the steps are the author's,
+    before sending (lint), not the applier's."""
     findings = list(findings)
     rfc = series.is_rfc and rfc_lifted is None
     patches = classification.patches if classification is not None else ()
@@ -100,7 +103,8 @@ def series_verdict(series: Series, findings: Iterable[Finding],
                 trees = {pc.tree for pc in patches}
                 if len(trees) == 1:
                     tree = trees.pop()
-                    return Verdict("wrong-tree", f"Resend the whole series as [PATCH {tree}]: {hits[0].message}.",
+                    send = "Send" if for_author else "Resend"
+                    return Verdict("wrong-tree", f"{send} the whole series as [PATCH {tree}]: {hits[0].message}.",
                                    name, patches)
             return Verdict("wrong-tree", _step(hits[0]), name, patches)
     requests = list(requests)
@@ -112,14 +116,17 @@ def series_verdict(series: Series, findings: Iterable[Finding],
         return Verdict("needs-revision", _step(first), first.rule, patches)
     trees = sorted({pc.tree for pc in patches if pc.tree})
     where = f" to {trees[0]}" if len(trees) == 1 else ""
+    warnings = sum(1 for f in findings if f.severity is Severity.WARNING)
     closed = by_rule.get("net-next-closed")
+    if for_author:
+        return _author_ready(where, warnings, closed[0] if closed else (doubts[0] if doubts else None), rfc,
+                             patches)
     if closed and not rfc:  # a warning here: the tree was inferred, not named
         return Verdict("ready", f"Check the tree before applying: {closed[0].message}. {closed[0].advice}",
                        "net-next-closed", patches)
     if doubts and not rfc:
         return Verdict("ready", f"Settle the tree before applying: {doubts[0].message}. {doubts[0].advice}",
                        "tree-mismatch", patches)
-    warnings = sum(1 for f in findings if f.severity is Severity.WARNING)
     extra = f"; mention the {warnings} warning{'s' if warnings != 1 else ''} in the review" if warnings else ""
     if rfc:  # ready for review, not for applying
         return Verdict("ready", f"Nothing blocks it: comment on the approach; as an RFC it is not applied, the "
@@ -129,3 +136,13 @@ def series_verdict(series: Series, findings: Iterable[Finding],
         extra += f' (sent as an RFC; {rfc_lifted["by"]}: "{rfc_lifted["evidence"]}")'
     return Verdict("ready", f"Nothing blocks it: review the code and apply it{where}{extra}.", None, patches)
 
+
+def _author_ready(where: str, warnings: int, tree_first: Finding | None, rfc: bool,
+                  patches: tuple[PatchClass, ...]) -> Verdict:
+    """No error: the author's next step before sending (lint), the tree first when it is in doubt."""
+    if tree_first is not None and not rfc:
+        return Verdict("ready", f"Check the tree before sending: {tree_first.message}. {tree_first.advice}",
+                       tree_first.rule, patches)
+    extra = f"; look at the {warnings} warning{'s' if warnings != 1 else ''} first" if warnings else ""
+    what = "it as an RFC" if rfc else "it"
+    return Verdict("ready", f"Nothing blocks sending {what}{where}{extra}.", None, patches)

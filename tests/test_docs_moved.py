@@ -216,6 +216,11 @@ EDITS: list[tuple[str, str]] = [
      "and do not apply, the one the most people post to first (it names the profile); who applied, with counts, and "
      "who sent postings back that MAINTAINERS names (the shipped profiles' data: intel-wired-lan's queue maintainer, "
      "who applies without a word on the list) | |"),
+    # Issue 31: a clone of iproute2.git is reviewed with the iproute2 profile.
+    ("`select_by_files = false`, such as iproute2, is never chosen this way); the first list address",
+     "`select_by_files = false`, such as iproute2, is never chosen this way); the profile one of whose trees is a "
+     "remote of the repository, by the name its `git` gives (a clone of iproute2.git is iproute2's; that remote's "
+     "HEAD, main or master is then the tree's ref when none is configured); the first list address"),
     # Issue 27: the author taking a posting back and promising another revision are two acts.
     ('or the author takes it back or agrees to change it ("please drop this", "I will send a v2", "I\'ll change that", "I will remove the class": the `withdrawal` phrases)',
      'or the author takes it back ("please drop this": the `withdrawal` phrases) or promises to revise it ("I will '

@@ -256,7 +256,7 @@ def _tried_everywhere(m: Maintainers) -> Maintainers:
     everything = {"*": tuple(range(len(m.sections)))}
     if "N" in m._index:
         everything["N"] = m._index["N"]
-    return Maintainers(m.sections, m.mailmap, m.origin, everything)
+    return Maintainers(m.sections, m.mailmap, m.origin, m.whole_tree, everything)
 
 
 TRICKY = """List of maintainers

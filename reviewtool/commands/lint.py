@@ -49,11 +49,12 @@ def lint_review(repo: Path, request: RangeRequest, options: ReviewOptions, *,
 
 def _lint_series(repo: Path, series, mails: RangeMails | None, directory: Path | None, options: ReviewOptions,
                  checkpatch: bool) -> tuple[Review, RangeMails | None]:
+    from ..render.env import for_author
     from ..review import review_series
 
     # Commits sit on their base by construction: applying them again there proves nothing.
     options = replace(options, ignore=options.ignore + LINT_SKIP_RULES)
-    settings = {**options.settings, "cc_from_trailers": True,
+    settings = {**options.settings, "cc_from_trailers": True, "audience": "author",
                 "recipients_command": mails.recipients_command if mails else None,
                 "upstream_head": mails.upstream if mails else None,
                 "routed_recipients": routed_lists(repo, series)}
@@ -69,6 +70,8 @@ def _lint_series(repo: Path, series, mails: RangeMails | None, directory: Path |
         not_checked.extend(missing)
     if mails is not None:  # each finding names the commit that carries it
         findings = [replace(f, commit=f.commit or mails.commit_of(f.patch)) for f in findings]
+    # lint speaks to the author: a step only the applier can take ("when applying") is left out
+    findings = [replace(f, advice=for_author(f.advice)) if f.advice else f for f in findings]
     findings.sort(key=lambda f: (f.patch is not None, f.patch or 0, f.severity.rank, f.rule))
     extras: dict[str, Any] = {}
     if mails is not None:

@@ -358,8 +358,9 @@ def context_stage(series, options, fields: dict[str, Any]) -> None:
     pair = [t for t in (profile.tree(classification.fixes_tree), profile.tree(classification.development_tree)) if t]
     missing = missing_tree_refs(history, pair) if history is not None and len(pair) == 2 else []
     if missing:
+        absent = missing[0].split(" (", 1)[0]
         fields["unavailable"]["tree-refs"] = (f"the repository has no ref for {', '.join(missing)}: fetch the tree, "
-                                              f"or name its ref with --tree {pair[0].name}=REF")
+                                              f"or name its ref with --tree {absent}=REF")
     if (targets is None and declared is not None and declared.kind == "development"
             and any(p.kind == "fix" and p.fixes for p in classification.patches)):
         fields["notes"].append(f"tree-mismatch: whether the fixes in this {declared.name} series fix code already "

@@ -35,12 +35,14 @@ from ..errors import RepositoryError
 from ..model.series import Person
 from ..sources.gitconfig import LAYOUT_ARGS, LAYOUT_LINES, GitConfig, RepoFacts
 from ..sources.gitbatch import CatFile, GitRunner, ScratchRepo
+from .remotes import remotes_of, tree_refs_wanted
 from .history_model import Commit, Resolution, TreeRef, parse_commit, subject_of, tag_of  # noqa: F401  (re-exported)
 
 STAGE_ORDER = 20
 _HEX_RE = re.compile(r"^[0-9a-fA-F]{4,64}$")
 _FULL_RE = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")  # SHA-1 or SHA-256
 CONFIG_TREE_PREFIX = "reviewtool.tree."  # git config reviewtool.tree.<name> = <ref>
+_TREE_KEYS = r"^(reviewtool\.tree\.|remote\..+\.url$)"
 NAME_REV_ARGS_MAX = 256  # up to this many commits, name-rev gets them as arguments (see first_tags)
 
 
@@ -97,24 +99,12 @@ class History:
         bare, shallow, git_dir, objects, shallow_file, object_format = layout
         objects_path = Path(objects) if os.path.isabs(objects) else path / objects
         shallow_path = Path(shallow_file) if os.path.isabs(shallow_file) else path / shallow_file
-        if facts is None:
-            config = runner.run(["config", "-z", "--get-regexp", r"^reviewtool\.tree\."], check=False).out
-            tree_keys = GitConfig.parse(config).entries
+        if facts is None:  # the tree refs and the remotes that may hold the trees
+            config = GitConfig.parse(runner.run(["config", "-z", "--get-regexp", _TREE_KEYS], check=False).out)
         else:
-            tree_keys = tuple(facts.config.matching(r"^reviewtool\.tree\."))
-        configured = {}
-        for key, value in tree_keys:
-            if value and value.strip():
-                configured[key[len(CONFIG_TREE_PREFIX):]] = value.strip()
-        specs: dict[str, TreeRef] = {}
-        for t in trees:
-            if t.ref:
-                specs[t.name] = TreeRef(t.name, t.ref, "profile", kind=t.kind)
-        kinds = {t.name: t.kind for t in trees}
-        for name, ref in configured.items():
-            specs[name] = TreeRef(name, ref, "config", kind=kinds.get(name, "development"))
-        for name, ref in (overrides or {}).items():
-            specs[name] = TreeRef(name, ref, "option", kind=kinds.get(name, "development"))
+            config = facts.config
+        specs, alternatives = tree_refs_wanted(trees, config.matching(r"^reviewtool\.tree\."), overrides,
+                                               remotes_of(config))
         hist = cls(runner, git_dir=Path(git_dir), objects_dir=objects_path, is_bare=bare == "true",
                    is_shallow=shallow == "true", trees=specs, release_pattern=release_pattern,
                    # git before 2.29 echoes the option it does not know: SHA-1 then
@@ -123,19 +113,24 @@ class History:
         early = facts.take("cat-file") if facts is not None else None
         if early is not None:  # started by prefetch() while the series was read
             hist.catfile = early
-        hist._resolve_tree_refs()
+        hist._resolve_tree_refs(alternatives)
         return hist
 
-    def _resolve_tree_refs(self) -> None:
+    def _resolve_tree_refs(self, alternatives: dict[str, tuple[str, ...]]) -> None:
+        """Each tree's ref as configured, or the first of its remote's refs that exists."""
         names = list(self._trees)
-        queries = [f"{self._trees[n].ref}^{{commit}}" for n in names] + ["HEAD^{commit}"]
+        wanted = {n: alternatives.get(n) or (self._trees[n].ref,) for n in names}
+        queries = [f"{ref}^{{commit}}" for n in names for ref in wanted[n]] + ["HEAD^{commit}"]
         safe = [q if " " not in q and q.strip() == q and q else "invalid^{commit}" for q in queries]
-        entries = self.catfile.query(safe)
-        for name, entry in zip(names, entries):
+        entries = iter(self.catfile.query(safe))
+        for name in names:
             t = self._trees[name]
-            sha = entry.sha if entry.status == "found" else None
-            self._trees[name] = TreeRef(t.name, t.ref, t.source, sha, t.kind)
-        self._head = entries[-1].sha if entries[-1].status == "found" else None
+            found = [(ref, e.sha) for ref, e in zip(wanted[name], [next(entries) for _ in wanted[name]])
+                     if e.status == "found"]
+            ref, sha = found[0] if found else (t.ref, None)
+            self._trees[name] = TreeRef(t.name, ref, t.source, sha, t.kind)
+        last = next(entries)
+        self._head = last.sha if last.status == "found" else None
 
     def close(self) -> None:
         """Wait for background git commands, stop the cat-file process, remove the scratch repository."""

@@ -59,7 +59,7 @@ class Resolution:
 class TreeRef:
     name: str  # tree name as in the profile: net, net-next
     ref: str  # the git ref (or sha) that tracks it
-    source: str  # "profile" | "config" | "option"
+    source: str  # "profile" | "config" | "option" | "remote NAME (URL)": the remote that is the tree's repository
     sha: str | None = None  # what the ref resolves to; None when the repository lacks it
     kind: str = "development"  # "fixes" | "development" (from the profile)
 

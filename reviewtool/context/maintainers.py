@@ -43,6 +43,7 @@ class Maintainers:
     sections: tuple[Section, ...]
     mailmap: Mailmap = field(default_factory=Mailmap)
     origin: str = "MAINTAINERS"
+    whole_tree: tuple[int, ...] = ()  # sections for every file (Section.whole_tree), when no catch-all
     _index: dict[str, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
     _memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)  # per-path answers, keyword regex
 
@@ -55,7 +56,9 @@ class Maintainers:
                 index.setdefault(_literal_directories(pat), set()).add(i)
             if s.has_regexes:
                 index.setdefault("N", set()).add(i)  # N: regexes: see _n_candidates
-        return cls(sections, mailmap or Mailmap(), origin, {k: tuple(sorted(v)) for k, v in index.items()})
+        whole = () if any(s.catch_all for s in sections) else tuple(i for i, s in enumerate(sections)
+                                                                     if s.whole_tree)
+        return cls(sections, mailmap or Mailmap(), origin, whole, {k: tuple(sorted(v)) for k, v in index.items()})
 
     def sections_for_file(self, path: str) -> list[tuple[Section, int]]:
         """(section, depth) for one path, most specific first, as get_maintainer ranks them."""
@@ -83,7 +86,7 @@ class Maintainers:
             if depth is not None:
                 found.append((s, depth))
         found.sort(key=lambda sd: (-sd[1], sd[0].order))
-        return found
+        return found + [(self.sections[i], -2) for i in self.whole_tree]  # the least specific of all
 
     def _n_candidates(self, path: str) -> set[int]:
         """Sections with N: regexes that may match `path`: a regex whose every match contains one
@@ -168,9 +171,13 @@ class Maintainers:
             self._memo[key] = Lazy(rx.pattern, re.VERBOSE | re.MULTILINE) if plain else ALWAYS
         return self._memo[key]
 
-    def recipients(self, paths: Iterable[str], text_lines: Iterable[str] = ()) -> list[Recipient]:
+    def recipients(self, paths: Iterable[str], text_lines: Iterable[str] = (),
+                   repositories: Iterable[str] = ()) -> list[Recipient]:
         """Maintainers, reviewers and lists for the files (and keyword matches), de-duplicated by
-        address (after .mailmap), people first and lists after, as get_maintainer prints them."""
+        address (after .mailmap), people first and lists after, as get_maintainer prints them.
+        `repositories` ("iproute2-next.git") are where the patch goes: a whole-tree section that
+        names its tree (T:) adds its people only for that tree, its lists always."""
+        repositories = frozenset(repositories)
         chosen = [(s, path) for path in sorted(set(paths))  # get_maintainer sorts the file names
                   for s, _ in self.sections_for_file(path)]
         chosen += [(s, "keyword") for s in self.sections_for_text(text_lines)]
@@ -180,6 +187,8 @@ class Maintainers:
         seen_lists: set[str] = set()
         for s, why in chosen:
             for r, keys in self._entries(s, why):
+                if r.kind != "list" and s.whole_tree and s.repositories and not repositories & set(s.repositories):
+                    continue
                 out, seen = (lists, seen_lists) if r.kind == "list" else (people, seen_people)
                 # One entry per person: get_maintainer drops a second address under an already seen name.
                 if not keys & seen:

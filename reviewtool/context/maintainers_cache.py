@@ -24,7 +24,7 @@ from typing import Any
 
 from .. import cachedir
 
-FORMAT = 1  # bump when Maintainers, Section or the matchers change shape
+FORMAT = 2  # bump when Maintainers, Section or the matchers change shape
 KEEP = 16  # repositories whose entry is kept (the most recently used; a kernel's is 1.5 MB)
 
 _ALLOWED = {

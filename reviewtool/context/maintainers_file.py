@@ -49,6 +49,7 @@ class Section:
     matchers: tuple[tuple[str, str, Any, int], ...]  # regex, or Prefix for a plain path
     excludes: tuple[tuple[str, Any], ...]
     keywords: tuple[Lazy, ...]  # K:
+    trees: tuple[str, ...] = ()  # T: as written ("git git://.../iproute2-next.git")
 
     @cached_property  # read for every patch; a section never changes
     def files(self) -> tuple[str, ...]:
@@ -63,8 +64,22 @@ class Section:
         return bool(self.files) and all(p in _CATCH_ALL for p in self.files)
 
     @cached_property
+    def whole_tree(self) -> bool:
+        """No file patterns at all: in a MAINTAINERS without a catch-all section, the section for
+        every file (iproute2's "Main Branch" and "Next Tree")."""
+        return not (self.matchers or self.excludes or self.keywords)
+
+    @cached_property
+    def repositories(self) -> tuple[str, ...]:
+        """The repositories its T: lines name, as "name.git" (context/remotes.repository_name)."""
+        from .remotes import repository_name
+
+        return tuple(repository_name(t.split()[-1]) for t in self.trees if t.split())
+
+    @cached_property
     def role(self) -> str:
-        status = (self.status or "unknown").lower()
+        # No S: line says nothing of the status; an M: entry is still a maintainer.
+        status = (self.status or "maintained").lower()
         return _ROLE_BY_STATUS.get(status, status)
 
 
@@ -117,7 +132,7 @@ def parse_maintainers(text: str, is_dir=lambda p: False) -> tuple[Section, ...]:
 
 def _section(title: str, order: int, entries: list[tuple[str, str]], is_dir) -> Section:
     status = ""
-    maint, review, lists, matchers, excludes, keywords = [], [], [], [], [], []
+    maint, review, lists, matchers, excludes, keywords, trees = [], [], [], [], [], [], []
     for kind, value in entries:
         if kind == "S":
             status = value  # the last S line decides, as in get_maintainer
@@ -141,5 +156,8 @@ def _section(title: str, order: int, entries: list[tuple[str, str]], is_dir) -> 
             matchers.append(("N", "", rx, 0))
         elif kind == "K" and (rx := Lazy(value, re.VERBOSE)):
             keywords.append(rx)
+        elif kind == "T" and value:
+            trees.append(value)
     return Section(title=title, order=order, status=status, maintainers=tuple(maint), reviewers=tuple(review),
-                   lists=tuple(lists), matchers=tuple(matchers), excludes=tuple(excludes), keywords=tuple(keywords))
+                   lists=tuple(lists), matchers=tuple(matchers), excludes=tuple(excludes), keywords=tuple(keywords),
+                   trees=tuple(trees))

@@ -106,6 +106,12 @@ def select_profile(profiles: dict[str, Profile], *, name: str | None, tags: Iter
         return profiles[default[0]], f"repository default ({default[1]})"
     if owner is not None:
         return owner[0], f"the files it touches are {owner[0].name}'s ({owner[1]})"
+    if repo is not None:
+        from .remotes import read_remotes, repository_profile
+
+        own = repository_profile({k: p for k, p in profiles.items() if p.trees}, read_remotes(repo, config))
+        if own is not None:
+            return own[0], f"the repository is {own[0].name}'s (remote {own[1]}: {own[2]})"
     # A subsystem's list says more than LKML, which is Cc'd on nearly everything: the first
     # address (To before Cc) that a profile with trees claims wins over an earlier LKML.
     claimed = sorted(((addr, p) for addr in _addresses(recipients) for p in profiles.values() if addr in p.lists),

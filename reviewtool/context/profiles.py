@@ -8,7 +8,8 @@ Selection order: `--profile`; a subject tag naming one of a profile's trees (exa
 `bpf-next/net` is not `net`; a former name or a sub-tree counts), unless the profile claims none
 of the files and the profile that does reads the tag as one of its own trees (`[PATCH net-next]
 ath11k: ...` is wireless's); the repository's default; the profile that most specifically claims
-most of the files touched (longest path prefix, as in MAINTAINERS); the first list address in
+most of the files touched (longest path prefix, as in MAINTAINERS); the profile one of whose
+trees is a remote of the repository (context/remotes.py); the first list address in
 To/Cc that a profile claims (a profile with trees before one without: netdev@ in Cc beats LKML
 in To); finally `generic`.
 """

@@ -65,6 +65,13 @@ def _blamed(series, ctx) -> dict[int, list[Expected]]:
     return out
 
 
+def _repositories(patch: Patch, ctx) -> tuple[str, ...]:
+    """The repository ("iproute2-next.git") of the tree the patch goes to, when its profile names it."""
+    pc = ctx.classification.of(patch.counter) if ctx.classification is not None else None
+    spec = ctx.profile.tree(pc.tree) if pc is not None and pc.tree else None
+    return (spec.git,) if spec is not None and spec.git else ()
+
+
 def optional_addresses(ctx) -> set[str]:
     return {a.lower() for a in ctx.setting("cc_optional", DEFAULT_OPTIONAL) or ()}
 
@@ -74,7 +81,7 @@ def expected_for(patch: Patch, ctx, blamed: list[Expected], optional: set[str]) 
     except the `optional` addresses (optional_addresses)."""
     out: list[Expected] = []
     seen: set[str] = set()
-    for r in ctx.maintainers.recipients(_paths(patch), _keyword_text(patch)):
+    for r in ctx.maintainers.recipients(_paths(patch), _keyword_text(patch), _repositories(patch, ctx)):
         if r.address.lower() in optional or r.address.lower() in seen:
             continue
         seen.add(r.address.lower())
