@@ -65,8 +65,8 @@ def base_commit_unknown(series, ctx):
               patch=0 if series.cover else None,
               evidence=(f"base-commit: {series.base_commit_raw}",
                         f"searched: {ctx.history.path}" + (f" (trees {', '.join(trees)})" if trees else "")),
-              advice="Fetch the tree the series was made on (`git fetch <tree>`) and review again; if the base is "
-                     "a private commit, ask the author to rebase on the public head of the target tree.")
+              advice="If the base is public, fetch its tree (`git fetch <tree>`) and review again; if it is a "
+                     "private commit, the series needs a rebase on the public head of the target tree.")
 
 
 @rule("base-commit-trees", family="base", severity="info", needs=("repo",),

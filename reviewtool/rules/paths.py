@@ -22,5 +22,5 @@ def unsafe_file_name(series, ctx):
             if f.unsafe_path:
                 shown = (f.old_path or f.path).encode("unicode_escape").decode("ascii")
                 yield Hit(f"{f.unsafe_path}: {shown}", patch=p.counter, evidence=(f"diff path {shown!r}",),
-                          advice="Do not apply this patch as it is; ask the author for a diff made with "
+                          advice="The patch cannot be applied as it is: make the diff again with "
                                  "`git format-patch` from the top of the tree.")

@@ -266,7 +266,7 @@ def _dropped_from_absent_postings(series: Series, cover_texts: list[str]):
                       evidence=(t.line, f"in a reply <{r.msgid}> to {r.subject!r} (<{r.in_reply_to}>, "
                                         "not in the input)"),
                       advice=(f"Carry `{t.name}: {t.person}` into the next version (b4 does not collect it from the "
-                              "other posting; a maintainer applying this one adds it by hand)." if later else
+                              "other posting)." if later else
                               _add_advice(t)))
 
 

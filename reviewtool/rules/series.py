@@ -23,8 +23,8 @@ def series_incomplete(series, ctx):
     if not series.patches:
         yield Hit(f"only the cover letter arrived; none of its {series.expected} patch(es) is in the thread",
                   evidence=(series.cover.subject.raw,) if series.cover else (),
-                  advice="Fetch the whole thread again (the patches may be held in moderation), or ask the "
-                         "author to resend the complete series.")
+                  advice="If the patches are not in the list's archive either (they may be held in moderation), "
+                         "resend the complete series.")
     elif series.missing and all(p.subject.resend for p in series.patches):
         # `[PATCH v8 2/2 RESEND]` alone: the author resent what was not applied yet.
         yield Hit(f"only patch {counters_text(series.received)} of {series.expected} was resent; missing "
@@ -35,8 +35,8 @@ def series_incomplete(series, ctx):
         yield Hit(f"received {len(series.patches)} of {series.expected} patches; missing "
                   f"{counters_text(series.missing)}",
                   evidence=tuple(p.subject.raw for p in series.patches),
-                  advice="Check the list archive for the missing patches; if they never arrived, ask for a "
-                         "resend of the whole series as the next revision, not only the missing patches.")
+                  advice="If the missing patches are not in the list's archive either, resend the whole series "
+                         "as the next revision, not only the missing ones.")
 
 
 @rule("series-numbering", family="series", severity="error",
