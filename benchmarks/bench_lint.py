@@ -248,7 +248,7 @@ def main() -> int:
 
         def run_walked():
             # The first lint after the upstream moved: subject-prefix-history's log is walked, not
-            # read back from the cache (context/subjects_cache.py).
+            # read back from the cache (context/history/subjects_cache.py).
             shutil.rmtree(tmp / "cache" / "reviewtool" / "subjects", ignore_errors=True)
             run_inproc()
 

@@ -45,8 +45,8 @@ CLASS_RULES = {"tree-mismatch", "fixes-missing", "fixes-not-needed", "split-seri
 def _read(mbox: str) -> tuple[tuple, dict[int, list[str]]]:
     """The review's JSON, and per patch every phrase of the table that counts in it."""
     from reviewtool.context.calendar import _shipped_calendar
-    from reviewtool.context.profiles import shipped_profiles
-    from reviewtool.context.reading import every_hit, read_patch
+    from reviewtool.context.profiles.load import shipped_profiles
+    from reviewtool.context.classify.reading import every_hit, read_patch
     from reviewtool.review import ReviewOptions, load_series
 
     res = review_one(mbox)

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .context import Context
-from .context.profile_select import foreign_patches, select_profile
-from .context.profiles import Profile, load_profiles
+from .context.profiles.select import foreign_patches, select_profile
+from .context.profiles.profile import Profile
+from .context.profiles.load import load_profiles
 from .errors import EXIT_FINDINGS, EXIT_OK
 from .model.series import Series
 from .options import ReviewOptions  # noqa: F401 - where the commands have always found it
@@ -55,7 +56,7 @@ class Review:
 
 @lru_cache(maxsize=1)  # the package's modules do not change while we run; triage asks per series
 def context_stages() -> list[Callable[[Series, ReviewOptions, dict[str, Any]], None]]:
-    """Every module in reviewtool/context/ that defines `context_stage(series, options, fields)`,
+    """Every module in reviewtool/context/ (and its rooms) that defines `context_stage(series, options, fields)`,
     in the order of their STAGE_ORDER. A stage fills Context fields (`fields["history"] = ...`),
     records what it could not provide in `fields["unavailable"][capability] = why`, and appends
     human notes to `fields["notes"]`; closers it needs run after the review go to `fields["closers"]`."""
@@ -65,8 +66,8 @@ def context_stages() -> list[Callable[[Series, ReviewOptions, dict[str, Any]], N
     from . import context as ctx_pkg
 
     stages = []
-    for mod in pkgutil.iter_modules(ctx_pkg.__path__):
-        module = importlib.import_module(f"{ctx_pkg.__name__}.{mod.name}")
+    for mod in pkgutil.walk_packages(ctx_pkg.__path__, prefix=f"{ctx_pkg.__name__}."):  # the rooms too
+        module = importlib.import_module(mod.name)
         if hasattr(module, "context_stage"):
             stages.append((getattr(module, "STAGE_ORDER", 50), mod.name, module.context_stage))
     return [fn for _, _, fn in sorted(stages)]
@@ -81,8 +82,8 @@ def prefetch_context(repo: Path, facts: Any) -> None:
 
     from . import context as ctx_pkg
 
-    for mod in pkgutil.iter_modules(ctx_pkg.__path__):
-        module = importlib.import_module(f"{ctx_pkg.__name__}.{mod.name}")
+    for mod in pkgutil.walk_packages(ctx_pkg.__path__, prefix=f"{ctx_pkg.__name__}."):
+        module = importlib.import_module(mod.name)
         if hasattr(module, "prefetch") and hasattr(module, "context_stage"):
             module.prefetch(repo, facts)
 
@@ -169,7 +170,7 @@ def fetch_series(ref, review_options: ReviewOptions, options) -> Series:
 
 
 def build_context(series: Series, options: ReviewOptions) -> tuple[Context, str, tuple[str, ...]]:
-    from .context.profile_file import choose
+    from .context.profiles.file import choose
 
     config = options.repo_facts.config if options.repo_facts else None
     choice = choose(load_profiles(options.repo), options.profile, options.repo, config)

@@ -9,7 +9,7 @@
                   patch touches files of several trees (patch-spans-trees); a
                   tree-mismatch that only raises a doubt the mail cannot settle does not decide
   needs-revision  a reply asked for changes or the author took the posting back
-                  (context/reply_acts.py); else at least one error-level finding (the first one
+                  (context/replies/acts.py); else at least one error-level finding (the first one
                   decides the next step; a closed development tree comes first: nothing else
                   matters until it reopens)
   ready           no error-level finding: review the code and apply (an RFC: comment on it);
@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from .context.classify import Classification, PatchClass
+from .context.classify.series import Classification, PatchClass
 from .model.series import Series
 from .rules.registry import Finding, Severity
 from .verdict_state import state_verdict
@@ -51,14 +51,14 @@ def _step(f: Finding) -> str:
 
 
 def _is_doubt(f: Finding, classification: Classification | None) -> bool:
-    """A tree-mismatch finding that keeps the author's tree (see context/classify.py `doubt`)."""
+    """A tree-mismatch finding that keeps the author's tree (see context/classify/series.py `doubt`)."""
     pc = classification.of(f.patch) if classification is not None and f.patch is not None else None
     return pc is not None and pc.doubtful
 
 
 def request_step(act: dict) -> str:
     """The next step when a reply asked for changes or the author took the posting back
-    (context/reply_acts.py)."""
+    (context/replies/acts.py)."""
     if act["code"] == "withdrawn":
         return f'Wait for the author\'s next posting: {act["by"]} took this one back ("{act["evidence"]}").'
     if act["code"] == "will-revise":
@@ -74,7 +74,7 @@ def series_verdict(series: Series, findings: Iterable[Finding],
                    for_author: bool = False) -> Verdict:
     """The verdict for one reviewed series (see the module docstring); `state`: what the
     maintainers' replies settled (context/reply_state.state_data), if anything; `requests`: what
-    replies ask of the author (context/reply_acts.py); `rfc_lifted`: the reply that took the RFC
+    replies ask of the author (context/replies/acts.py); `rfc_lifted`: the reply that took the RFC
     tag off, if any (the posting is then for applying); `for_author`: the steps are the author's,
     before sending (lint), not the applier's."""
     findings = list(findings)

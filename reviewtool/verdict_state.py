@@ -1,4 +1,4 @@
-"""The verdict when the maintainers already settled the series (context/reply_state.py): its
+"""The verdict when the maintainers already settled the series (context/replies/settled.py): its
 status and next step. Before any finding: once a maintainer applied, rejected or sent back a
 series, that is what a reader of the review must know first.
 
@@ -38,7 +38,7 @@ def _where(s: dict[str, Any]) -> str:
 
 
 def state_step(s: dict[str, Any]) -> str:
-    """The next step for a settled series (s: context.reply_state.state_data)."""
+    """The next step for a settled series (s: context.replies.settled.state_data)."""
     state, reason = s["state"], f' ("{s["reason"]}")' if s.get("reason") else ""
     if state == "applied":
         done = "Nothing to do: applied" if s.get("patches") is None else f"Nothing to do for {_patches(s['patches'])}: applied"

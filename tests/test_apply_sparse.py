@@ -1,5 +1,5 @@
 """does-not-apply applies a series in a scratch index that holds only the entries the diffs can
-meet (context/apply.py). Every case here is applied both ways, onto the same base, and must give
+meet (context/history/apply.py). Every case here is applied both ways, onto the same base, and must give
 the same result as an index of the whole tree, as `git am` has it."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from gitrepo import GitRepo
-from reviewtool.context import apply as apply_module
-from reviewtool.context.apply import apply_in_scratch
-from reviewtool.context.history import History
+from reviewtool.context.history import apply as apply_module
+from reviewtool.context.history.apply import apply_in_scratch
+from reviewtool.context.history.repository import History
 
 
 def new_file(path: str, text: str = "x\n") -> str:

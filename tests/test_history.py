@@ -12,8 +12,8 @@ import pytest
 from conftest import CORPUS
 from gitrepo import GitRepo, kernel_like
 from mailfactory import Mail, cover_body, hunk_diff, patch_body, thread, write
-from reviewtool.context import history as history_module
-from reviewtool.context.history import History
+from reviewtool.context.history import repository as history_module
+from reviewtool.context.history.repository import History
 
 HISTORY_RULES = {"fixes-target-unknown", "fixes-target-ambiguous", "fixes-subject-mismatch",
                  "fixes-target-not-ancestor", "fixes-introduced-in", "base-commit-unknown", "base-commit-trees",
@@ -151,7 +151,7 @@ def test_prefetched_walks_and_facts_give_the_same_answers(k):
 
 
 def _netdev_trees():
-    from reviewtool.context.profiles import load_profiles
+    from reviewtool.context.profiles.load import load_profiles
 
     return load_profiles()["netdev"].trees
 

@@ -159,7 +159,7 @@ def test_shallow_clone_says_what_it_could_not_check(tmp_path, check_json):
 def test_a_linked_worktree_of_a_shallow_clone_reads_the_common_boundary(tmp_path, check_json):
     """The shallow file is shared by all worktrees (`git rev-parse --git-path shallow`): the
     scratch repository and the kept subject log use that one, not the worktree's git dir."""
-    from reviewtool.context.history import History
+    from reviewtool.context.history.repository import History
 
     k = kernel_like(tmp_path / "linux")
     shallow = tmp_path / "shallow"

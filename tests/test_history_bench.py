@@ -41,18 +41,18 @@ def test_sliced_scan_finds_the_same_commits(tmp_path, monkeypatch):
     from pathlib import Path
 
     from reviewtool.commands.fixes_audit import FIXES_GREP, FIXES_GREP_PERL
-    from reviewtool.context import history_scan
-    from reviewtool.context.history import History
+    from reviewtool.context.history import scan
+    from reviewtool.context.history.repository import History
 
     bench = _bench()
     repo = tmp_path / "repo"
     repo.mkdir()
     bench.generate(repo, 1200, 10, seed=5)
-    monkeypatch.setattr(history_scan, "MIN_SLICE", 100)
-    monkeypatch.setattr(history_scan.os, "cpu_count", lambda: 4)
+    monkeypatch.setattr(scan, "MIN_SLICE", 100)
+    monkeypatch.setattr(scan.os, "cpu_count", lambda: 4)
     hist = History.open(Path(repo))
     try:
-        sliced = history_scan.grep_commits(hist, "HEAD", FIXES_GREP, FIXES_GREP_PERL)
+        sliced = scan.grep_commits(hist, "HEAD", FIXES_GREP, FIXES_GREP_PERL)
         single = hist.commits("HEAD", grep=FIXES_GREP)
         assert len(sliced) >= 100
         assert sorted(c.sha for c in sliced) == sorted(c.sha for c in single)

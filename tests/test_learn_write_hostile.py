@@ -9,7 +9,7 @@ import itertools
 
 import pytest
 
-from reviewtool.context.profile_file import read_profile_text
+from reviewtool.context.profiles.file import read_profile_text
 from reviewtool.learn.model import LearnedProfile
 from reviewtool.learn.write import drop_unseen_names, render
 

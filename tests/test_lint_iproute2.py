@@ -79,7 +79,8 @@ def test_tree_refs_come_from_the_remotes_that_hold_the_trees(cli, iproute2):
 
 def test_a_maintainers_with_a_catch_all_keeps_sections_without_files_to_themselves():
     """The kernel's MAINTAINERS has THE REST (F: *): there a section with no F: line matches no file."""
-    from reviewtool.context.maintainers import Maintainers, parse_maintainers
+    from reviewtool.context.maintainers.lookup import Maintainers
+    from reviewtool.context.maintainers.file_format import parse_maintainers
 
     text = ("ODD ONE\nM:\tOdd <odd@example.org>\nL:\todd@vger.kernel.org\nS:\tMaintained\n\n"
             "THE REST\nM:\tLinus <torvalds@example.org>\nL:\tlkml@vger.kernel.org\nS:\tBuried alive in reporters\n"

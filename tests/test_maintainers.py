@@ -1,4 +1,4 @@
-"""MAINTAINERS and .mailmap matching (context/maintainers.py) on a get_maintainer-compatible fixture,
+"""MAINTAINERS and .mailmap matching (context/maintainers/lookup.py) on a get_maintainer-compatible fixture,
 and agreement with the real scripts/get_maintainer.pl when a kernel source tree is on the machine
 (Debian's linux-source package ships one; the script is never a runtime dependency)."""
 
@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from lintrepo import KERNEL_DIRS, MAILMAP, MAINTAINERS, add_driver_history, kernel_repo, work_branch
-from reviewtool.context.maintainers import (Maintainers, context_stage, load_maintainers, parse_mailmap,
-                                            parse_maintainers)
+from reviewtool.context.maintainers.lookup import Maintainers, context_stage, load_maintainers
+from reviewtool.context.maintainers.mailmap import parse_mailmap
+from reviewtool.context.maintainers.file_format import parse_maintainers
 
 
 @pytest.fixture(scope="module")

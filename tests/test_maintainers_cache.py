@@ -1,4 +1,4 @@
-"""The parsed MAINTAINERS kept between commands (context/maintainers_cache.py): used only for the
+"""The parsed MAINTAINERS kept between commands (context/maintainers/cache.py): used only for the
 same files and the same directories, never trusted to run code."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from reviewtool.context import maintainers as maintainers_module
-from reviewtool.context import maintainers_cache
-from reviewtool.context.maintainers import load_maintainers
+from reviewtool.context.maintainers import lookup as maintainers_module
+from reviewtool.context.maintainers import cache
+from reviewtool.context.maintainers.lookup import load_maintainers
 
 MAINTAINERS = """List of maintainers
 
@@ -50,7 +50,7 @@ def owners(m, path: str) -> list[str]:
 
 def test_the_second_command_reads_the_kept_entry(tree, monkeypatch):
     first = fresh(tree)
-    assert maintainers_cache._entry_path(tree).is_file()
+    assert cache._entry_path(tree).is_file()
     monkeypatch.setattr(maintainers_module, "parse_maintainers", lambda *a: pytest.fail("parsed again"))
     second = fresh(tree)
     assert second.sections == first.sections and second._index == first._index
@@ -77,9 +77,9 @@ def test_a_new_directory_is_read_again(tree):
 @pytest.mark.parametrize("content", [b"", b"not a pickle", pickle.dumps(("other", "shape"))])
 def test_a_damaged_entry_is_rebuilt(tree, content):
     fresh(tree)
-    maintainers_cache._entry_path(tree).write_bytes(content)
+    cache._entry_path(tree).write_bytes(content)
     assert owners(fresh(tree), "lib/x.c") == ["lib@example.org"]
-    assert maintainers_cache.load(tree, MAINTAINERS, (tree / ".mailmap").read_text()) is not None  # rewritten
+    assert cache.load(tree, MAINTAINERS, (tree / ".mailmap").read_text()) is not None  # rewritten
 
 
 class _Planted:
@@ -90,7 +90,7 @@ class _Planted:
 def test_a_planted_entry_cannot_run_code(tree, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     fresh(tree)
-    maintainers_cache._entry_path(tree).write_bytes(pickle.dumps(_Planted()))
+    cache._entry_path(tree).write_bytes(pickle.dumps(_Planted()))
     assert owners(fresh(tree), "lib/x.c") == ["lib@example.org"]
     assert not (tmp_path / "planted-ran").exists()
 
@@ -105,7 +105,7 @@ def test_an_unwritable_cache_is_skipped(tree, tmp_path, monkeypatch):
 
 def test_only_the_most_recently_used_repositories_are_kept(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setattr(maintainers_cache, "KEEP", 3)
+    monkeypatch.setattr(cache, "KEEP", 3)
     trees = []
     for i in range(4):
         root = tmp_path / f"linux{i}"
@@ -114,9 +114,9 @@ def test_only_the_most_recently_used_repositories_are_kept(tmp_path, monkeypatch
         trees.append(root)
     for i, root in enumerate(trees[:3]):
         fresh(root)
-        os.utime(maintainers_cache._entry_path(root), (1_000_000 + i, 1_000_000 + i))
+        os.utime(cache._entry_path(root), (1_000_000 + i, 1_000_000 + i))
     fresh(trees[0])  # read back: the most recently used now
-    assert maintainers_cache._entry_path(trees[0]).stat().st_mtime > 1_000_002
+    assert cache._entry_path(trees[0]).stat().st_mtime > 1_000_002
     fresh(trees[3])
-    kept = {p.name for p in maintainers_cache._entry_path(trees[3]).parent.glob("*.pickle")}
-    assert kept == {maintainers_cache._entry_path(t).name for t in (trees[0], trees[2], trees[3])}
+    kept = {p.name for p in cache._entry_path(trees[3]).parent.glob("*.pickle")}
+    assert kept == {cache._entry_path(t).name for t in (trees[0], trees[2], trees[3])}

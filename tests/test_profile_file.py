@@ -8,7 +8,7 @@ from gitrepo import GitRepo
 from lintrepo import add_driver_history, kernel_repo, work_branch
 from mailfactory import Mail, patch_body, series_mails, thread, write
 
-from reviewtool.context.profile_file import option_digest, read_profile_file
+from reviewtool.context.profiles.file import option_digest, read_profile_file
 
 ONE = """\
 name = "lab"

@@ -11,7 +11,7 @@ import pytest
 from listarchive import LIST, START, Posting, archive_of, lab_list
 from mailfactory import Mail, hunk_diff, patch_body, thread, write
 
-from reviewtool.context.profile_file import read_profile_file
+from reviewtool.context.profiles.file import read_profile_file
 
 
 def learn(cli, tmp_path, postings, *extra, name="list.mbox", pulls=()):

@@ -8,8 +8,8 @@ from conftest import CORPUS
 from gitrepo import GitRepo
 from mailfactory import Mail, hunk_diff, patch_body, series_mails, thread, write
 
-from reviewtool.context.profile_select import select_profile
-from reviewtool.context.profiles import load_profiles, shipped_profiles
+from reviewtool.context.profiles.select import select_profile
+from reviewtool.context.profiles.load import load_profiles, shipped_profiles
 from reviewtool.errors import ConfigError
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewtool.context.regexlit import required_any
+from reviewtool.regexlit import required_any
 
 # Real K: patterns from the kernel's MAINTAINERS, and shapes that must give no literal.
 PATTERNS = {
@@ -50,7 +50,8 @@ def test_case_insensitive_flag_compares_in_lower_case():
 def test_keyword_sections_equal_the_per_line_test():
     """Maintainers.sections_for_text (substring prefilter, joined multi-line search, then lines)
     names exactly the sections a plain per-line search names."""
-    from reviewtool.context.maintainers import Maintainers, parse_maintainers
+    from reviewtool.context.maintainers.lookup import Maintainers
+    from reviewtool.context.maintainers.file_format import parse_maintainers
 
     keywords = list(PATTERNS)[:-1] + [r"\Afoo", r"bar(?!\s)", r"(?<!\w)baz", r"end$", r"^start"]
     text = "\n".join(f"SECTION {i}\nM:\tM {i} <m{i}@example.org>\nK:\t{k}\n" for i, k in enumerate(keywords))
@@ -107,7 +108,7 @@ def test_every_match_contains_one_of_the_texts(pattern):
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(st.lists(st.text("abcx_/", min_size=1, max_size=4), max_size=12), st.text("abcx_/", max_size=20))
 def test_text_index_finds_what_in_finds(texts, s):
-    from reviewtool.context.regexlit import TextIndex
+    from reviewtool.regexlit import TextIndex
 
     index = TextIndex((t, n) for n, t in enumerate(texts))
     assert index.found(s) == {n for n, t in enumerate(texts) if t in s}

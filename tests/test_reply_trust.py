@@ -4,8 +4,8 @@ the netfilter, Intel and netdev maintainers use has a near miss. Every mail is o
 
 from __future__ import annotations
 
-from reviewtool.context.profile_read import read_profile
-from reviewtool.context.reply_state import known_appliers
+from reviewtool.context.profiles.read import read_profile
+from reviewtool.context.replies.settled import known_appliers
 from reviewtool.learn.archive import SCRIPT_REPLIES_FOR_APPLIER, _learned_appliers
 from reviewtool.mail.replies import read_reply_text
 

@@ -8,7 +8,7 @@ import pytest
 
 from lintrepo import add_driver_history, kernel_repo, work_branch
 from reviewtool.commands.lint import lint_review
-from reviewtool.context.history import History
+from reviewtool.context.history.repository import History
 from reviewtool.review import ReviewOptions
 from reviewtool.sources.gitrange import RangeRequest
 

@@ -1,4 +1,4 @@
-"""The subject log kept between commands (context/subjects_cache.py): read back only for the same
+"""The subject log kept between commands (context/history/subjects_cache.py): read back only for the same
 commit, arguments and shallow boundary, and always the same answer as walking again."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from gitrepo import GitRepo
-from reviewtool.context import subjects_cache
-from reviewtool.context.history import History
-from reviewtool.context.history_ops import _subjects_args
+from reviewtool.context.history import subjects_cache
+from reviewtool.context.history.repository import History
+from reviewtool.context.history.ranges import _subjects_args
 
 
 @pytest.fixture
@@ -83,7 +83,7 @@ def test_the_split_walk_lists_what_git_log_lists(tmp_path):
     """rev-list + two diff-tree --stdin (history_ops.SplitWalk) give every commit's files as
     `git log --name-only` does, on a history with a root commit, merges, renames, deletions,
     binary files and names with spaces and non-ASCII letters."""
-    from reviewtool.context.history_ops import _RS, SplitWalk
+    from reviewtool.context.history.ranges import _RS, SplitWalk
 
     r = GitRepo(tmp_path / "repo")
     r.commit("root\n", {"a.c": "a\n", "dir/b.c": "b\n"})

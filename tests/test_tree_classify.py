@@ -4,8 +4,8 @@ hand-built patches modelled on real netdev postings."""
 from conftest import CORPUS, FIXTURES
 from mailfactory import Mail, patch_body, thread, write
 
-from reviewtool.context.classify import classify_series
-from reviewtool.context.profiles import shipped_profiles
+from reviewtool.context.classify.series import classify_series
+from reviewtool.context.profiles.load import shipped_profiles
 from reviewtool.review import ReviewOptions, load_series
 
 EXAMPLE = FIXTURES / "examples/net-foo-3-patches.mbox"

@@ -138,7 +138,7 @@ def test_announced_closures_are_profile_data(tmp_path, check_json):
 
 
 def test_a_repository_profile_declares_its_closures(tmp_path):
-    from reviewtool.context.profiles import load_profiles
+    from reviewtool.context.profiles.load import load_profiles
 
     (tmp_path / ".reviewtool.toml").write_text(
         '[profiles.mine]\nextends = "netdev"\n[[profiles.mine.closures]]\ntree = "net-next"\n'
@@ -175,7 +175,7 @@ def test_one_patch_touching_files_of_several_trees_is_split(tmp_path, check_json
 
 
 def test_separate_paths_are_profile_data(tmp_path):
-    from reviewtool.context.profiles import load_profiles, shipped_profiles
+    from reviewtool.context.profiles.load import load_profiles, shipped_profiles
 
     assert [g.name for g in shipped_profiles()["generic"].separate_paths] == ["devicetree sources",
                                                                               "devicetree bindings"]

@@ -6,8 +6,8 @@ from conftest import CORPUS, FIXTURES
 from gitrepo import kernel_like
 from mailfactory import MODPARAM_DIFF, Mail, cover_body, patch_body, thread, write
 
-from reviewtool.context.classify import classify_series
-from reviewtool.context.profiles import shipped_profiles
+from reviewtool.context.classify.series import classify_series
+from reviewtool.context.profiles.load import shipped_profiles
 from reviewtool.review import ReviewOptions, load_series
 from reviewtool.rules.registry import Finding, Severity
 from reviewtool.verdict import series_verdict

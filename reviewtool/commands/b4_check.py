@@ -83,7 +83,7 @@ def b4_check(
     """
     from pathlib import Path
 
-    from ..context.repo_options import repo_or_default, tree_overrides
+    from ..context.history.options import repo_or_default, tree_overrides
     from ..model.own import plain_series
     from ..render.b4check import render_b4
     from ..render.output import emit

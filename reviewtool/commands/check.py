@@ -58,7 +58,7 @@ def check(
 
     Exit codes: 0 no error-level findings, 1 error-level findings, 2 the input could not be read or used.
     """
-    from ..context.repo_options import repo_or_default, tree_overrides
+    from ..context.history.options import repo_or_default, tree_overrides
     from ..render import render_review
     from ..render.output import emit, refuse_clobbering
     from ..review import ReviewOptions, load_series, review_series

@@ -18,7 +18,7 @@ from ..errors import EXIT_FINDINGS, EXIT_OK, InputError
 
 # The stages are imported when the command runs: every command is registered on each start.
 if TYPE_CHECKING:
-    from ..context.history import History
+    from ..context.history.repository import History
     from ..model.series import Patch, Series
     from ..render.audit import Audit
 
@@ -87,8 +87,8 @@ def audit_rules(select: tuple[str, ...], ignore: tuple[str, ...], profile) -> li
 
 def run_audit(hist: History, revrange: str, profile, select=(), ignore=()) -> Audit:
     from ..context import Context
-    from ..context.history_notes import history_notes
-    from ..context.history_scan import grep_commits
+    from ..context.history.notes import history_notes
+    from ..context.history.scan import grep_commits
     from ..model.fixes import fixes_of
     from ..render.audit import Audit
     from ..rules.runner import run_rules
@@ -129,9 +129,9 @@ def fixes_audit(
 
     Exit codes: 0 no error-level findings, 1 error-level findings, 2 unusable repository or range.
     """
-    from ..context.history import History
-    from ..context.profiles import load_profiles
-    from ..context.repo_options import repo_or_default, tree_overrides
+    from ..context.history.repository import History
+    from ..context.profiles.load import load_profiles
+    from ..context.history.options import repo_or_default, tree_overrides
     from ..render.audit import render_audit
     from ..render.output import emit
     from ..rules.registry import Severity

@@ -87,7 +87,7 @@ def routed_lists(repo: Path, series) -> tuple[str, ...]:
     """The list addresses MAINTAINERS names for the series' files, in get_maintainer's order:
     where b4 prep --auto-to-cc would send it, so the profile is chosen as `check` chooses it
     for the mail once sent."""
-    from ..context.maintainers import load_maintainers
+    from ..context.maintainers.lookup import load_maintainers
 
     try:
         maintainers = load_maintainers(repo)
@@ -139,7 +139,7 @@ def lint(
     Exit codes: 0 no error-level findings, 1 error-level findings (use it to gate git send-email, b4 send
     or a pre-push hook), 2 unusable repository or range.
     """
-    from ..context.repo_options import repo_or_default, tree_overrides
+    from ..context.history.options import repo_or_default, tree_overrides
     from ..render import render_review
     from ..render.env import render_template
     from ..render.output import emit
@@ -169,7 +169,7 @@ def suggestion_data(repo: Path, mails: RangeMails | None) -> dict[str, Any]:
     """The --suggest patch as data: one entry per commit whose trailers can be corrected."""
     if mails is None:
         raise InputError("--suggest works on commits (a range or a b4 prep branch), not on a directory of patches")
-    from ..context.history import History
+    from ..context.history.repository import History
     from ..suggest import message_fixes
 
     hist = History.open(repo)

@@ -73,7 +73,7 @@ def rules_command(
                                                "came from."),
 ) -> int:
     """List every rule and profile, or explain one rule."""
-    from ..context.profiles import load_profiles
+    from ..context.profiles.load import load_profiles
     from ..render.env import render_template
     from ..render.output import emit
     from ..rules.registry import all_rules, get_rule
@@ -105,7 +105,7 @@ def rules_command(
 
 def _only(profiles: dict, wanted: str) -> tuple[dict, set[str]]:
     """The profiles and the names --profile shows: a known name, or every profile of a file."""
-    from ..context.profile_file import names_a_file, read_profile_file
+    from ..context.profiles.file import names_a_file, read_profile_file
 
     if names_a_file(wanted):
         pf = read_profile_file(Path(wanted).expanduser(), profiles)

@@ -267,7 +267,7 @@ def _late_pool(opts):
 
 def _pulled(grouping, indexed, opts) -> dict:
     """{group key: the applied state a later pull request of an applier gives it} (triage/pulls.py)."""
-    from ..context.profiles import load_profiles
+    from ..context.profiles.load import load_profiles
     from ..triage.pulls import pulled_groups, pulled_state, read_pull_requests
 
     appliers = frozenset(a.lower() for p in load_profiles(opts.review.repo).values() for a in p.appliers)

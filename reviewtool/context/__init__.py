@@ -11,17 +11,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Mapping
 
-from .profiles import Profile
+from .profiles.profile import Profile
 
 
 @dataclass(frozen=True)
 class Context:
     profile: Profile
-    history: Any = None  # context.history.History when a repository is given
+    history: Any = None  # context.history.repository.History when a repository is given
     calendar: Any = None  # context.calendar: release / merge-window dates
-    maintainers: Any = None  # context.maintainers: MAINTAINERS sections and .mailmap
-    classification: Any = None  # context.classify.Classification: per-patch fix/development verdicts
-    reply_state: Any = None  # context.reply_state.state_data: what the maintainers' replies settled
+    maintainers: Any = None  # context.maintainers.lookup: MAINTAINERS sections and .mailmap
+    classification: Any = None  # context.classify.series.Classification: per-patch fix/development verdicts
+    reply_state: Any = None  # context.replies.settled.state_data: what the maintainers' replies settled
     reply_claims: tuple[dict[str, Any], ...] = ()  # replies stating a state their sender may not set
     reply_requests: tuple[dict[str, Any], ...] = ()  # what replies ask of the author (context/reply_acts)
     reply_approvals: tuple[dict[str, Any], ...] = ()  # appliers' reviews in words (context/reply_acts)

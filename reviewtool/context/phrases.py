@@ -7,7 +7,7 @@ a crash") and contrast ("this looked theoretical, but syzbot hits it", "we assum
 happen") are read the same way for every phrase of a meaning that asks for them.
 
 Each phrase is tried only when the text holds a literal every match of it needs
-(context/regexlit.py), so most never run on a given patch.
+(reviewtool/regexlit.py), so most never run on a given patch.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from .regexlit import required_any
+from ..regexlit import required_any
 
 # "not", "no", "never", "without" up to two words before the phrase ("no regression",
 # "does not cause any crash"); "no longer works" is a bug, not a negation.

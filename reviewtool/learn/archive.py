@@ -22,7 +22,7 @@ from typing import Callable, Iterable
 from ..mail.replies import ReplyAction, read_reply, read_reply_text
 from ..mail.reply_forms import hints, shipped_forms
 from ..mail.thread_state import Answer, PostingPatch, settle, targets
-from ..context.reply_state import shipped_appliers
+from ..context.replies.settled import shipped_appliers
 from ..mail.subject import normalized_summary, parse_subject
 from ..sources.index import MailHead, MailRef, index_inputs, raw_mail
 

@@ -13,7 +13,8 @@ import re
 from collections import Counter, defaultdict
 from datetime import datetime, timezone
 
-from ..context.profiles import UNTAGGED_SIGNALS, shipped_profiles
+from ..context.profiles.parts import UNTAGGED_SIGNALS
+from ..context.profiles.load import shipped_profiles
 from .archive import Archive, Posting
 from .evidence import share, span, top
 from .model import LearnedProfile
@@ -167,7 +168,7 @@ def learn_appliers(lp: LearnedProfile, project: Project, posted: list[Posting] =
     """Who applied the project's postings; and who sent them back whom MAINTAINERS names (the
     shipped profiles' data): a queue's maintainer who takes patches without a word on the list
     (Intel's) but answers "This doesn't apply." A stranger's words make nobody an applier."""
-    from ..context.reply_state import shipped_appliers
+    from ..context.replies.settled import shipped_appliers
 
     by: Counter = Counter(a.action.by.email for p in project.postings for a in p.applied.values())
     known = shipped_appliers()

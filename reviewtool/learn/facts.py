@@ -51,9 +51,9 @@ class Facts:
 
 
 def _patch_facts(p, cls, profile, calendar) -> PatchFacts:
-    from ..context.classify import urgent_signals
-    from ..context.profiles import UNTAGGED_SIGNALS
-    from ..context.reading import read_patch
+    from ..context.classify.series import urgent_signals
+    from ..context.profiles.parts import UNTAGGED_SIGNALS
+    from ..context.classify.reading import read_patch
     from ..rules.subject import _leading_prefixes  # the rule's own reading of `subsys:` prefixes
 
     reading = read_patch(p, profile, calendar)

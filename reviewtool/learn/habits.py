@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..context.profiles import UNTAGGED_SIGNALS
+from ..context.profiles.parts import UNTAGGED_SIGNALS
 from .archive import Posting
 from .evidence import share
 from .facts import Facts
@@ -36,7 +36,7 @@ def learn_lists(lp: LearnedProfile, facts: list[Facts], senders: frozenset[str],
         for a in set(f.recipients):
             people.setdefault(a, set()).add((posters or {}).get(f.key, ""))
     # a maintainer is no list, though the list never hears from him (davem@ on netfilter-devel)
-    from ..context.reply_state import shipped_appliers
+    from ..context.replies.settled import shipped_appliers
 
     people_known = set(lp.appliers) | shipped_appliers()
     lists = [a for a, c in sorted(counts.items(), key=lambda x: (x[0] != own, -len(people[x[0]]), -x[1], x[0]))

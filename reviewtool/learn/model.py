@@ -35,7 +35,7 @@ class LearnedProfile:
         self.evidence[key] = why
 
     def data(self) -> dict[str, Any]:
-        """The profile as the loader reads it (context/profiles.py)."""
+        """The profile as the loader reads it (context/profiles/load.py)."""
         out: dict[str, Any] = {"name": self.name, "description": self.description, "lists": self.lists,
                                "paths": self.paths, "select_by_files": self.select_by_files,
                                "trees": self.trees, "subtrees": self.subtrees,

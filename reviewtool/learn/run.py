@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..context.profiles import shipped_profiles
+from ..context.profiles.load import shipped_profiles
 from ..errors import InputError
 from ..mail.headers import address_of
 from .archive import Archive, Posting, read_archive
@@ -197,7 +197,7 @@ def _finish(lps: list[LearnedProfile], archive: Archive, not_reviewed: list[str]
 def _reads_back(text: str) -> None:
     """The profile is read as `--profile` will read it before anyone is given it: a learned name
     that `--profile` would refuse stops here, with its reason, and nothing is written."""
-    from ..context.profile_file import read_profile_text
+    from ..context.profiles.file import read_profile_text
     from ..errors import ConfigError
 
     try:

@@ -214,7 +214,7 @@ def release_phases(t: SeenTree) -> Counter:
     from datetime import datetime, timezone
 
     from ..context.calendar import load_calendar
-    from ..context.reading import _RELEASE_TAG_RE  # the classifier's reading of a release tag
+    from ..context.classify.reading import _RELEASE_TAG_RE  # the classifier's reading of a release tag
 
     calendar, _ = load_calendar(None)
     out: Counter = Counter()

@@ -17,7 +17,7 @@ AUDIT_FORMATS = ("text", "markdown", "json")
 class Audit:
     repo: str
     revrange: str
-    commits: tuple[Any, ...]  # context.history.Commit carrying Fixes-like lines, newest first
+    commits: tuple[Any, ...]  # context.history.values.Commit carrying Fixes-like lines, newest first
     tags: int  # Fixes tags verified
     findings: tuple[Finding, ...]
     not_checked: tuple[NotChecked, ...] = ()

@@ -21,7 +21,7 @@ _ELLIPSIS_RE = re.compile(r"(?<!\s)\s*(?:\.\.\.|\u2026)\s*")  # from a blank run
 class Claim:
     patch: object  # model.series.Patch
     fix: FixesRef
-    res: object  # context.history.Resolution
+    res: object  # context.history.values.Resolution
 
 
 def claims(series, ctx) -> list[Claim]:

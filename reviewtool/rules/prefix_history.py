@@ -32,7 +32,7 @@ def _query(series, ctx):
         return None
     tree = declared_ref(series, ctx)
     # lint: HEAD holds the linted commits, so the history read is the upstream's. A commit id,
-    # not a name, is what the kept log is keyed by (context/subjects_cache.py).
+    # not a name, is what the kept log is keyed by (context/history/subjects_cache.py).
     ref = (tree.sha if tree else None) or ctx.setting("upstream_head") or ctx.history.head
     return patches, paths, ref, RECENT * len(patches) + 100
 

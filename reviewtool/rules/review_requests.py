@@ -29,7 +29,7 @@ def review_not_answered(series, ctx):
     it; a log that names the other changes but not theirs leaves them to diff the postings, or
     to find their request ignored ("you did not address my comment on v1"). A note: a log may
     answer it in other words. Only requests the conversation layer reads as such count (the
-    `change-request` phrases, context/reply_acts.py), from someone other than the author, and
+    `change-request` phrases, context/replies/acts.py), from someone other than the author, and
     only when the new revision has a change log at all (else changelog-missing says it).
     Source: maintainer-netdev ("Changes requested": resend addressing all comments); kernel
     submitting-patches (summarise the changes since the previous version).
@@ -39,7 +39,7 @@ def review_not_answered(series, ctx):
     Good:
       v2 log: "v2: renamed the parameter to hairpin-bandwidth (Jakub)"
     """
-    from ..context.reply_acts import by_author, change_requests
+    from ..context.replies.acts import by_author, change_requests
 
     if not series.earlier:
         return

@@ -1,13 +1,13 @@
 """Tree policy: is each patch aimed at the right tree, and does each fix say what it fixes?
 
-The per-patch verdicts come from context/classify.py (ctx.classification); which trees exist and
+The per-patch verdicts come from context/classify/series.py (ctx.classification); which trees exist and
 which kind each is comes from the profile. No tree name is written in this module.
 """
 
 from __future__ import annotations
 
-from ..context.classify import Classification, PatchClass, classify_series
-from ..context.classify_signals import reverted_commit
+from ..context.classify.series import Classification, PatchClass, classify_series
+from ..context.classify.signals import reverted_commit
 from .helpers import patch_label
 from .registry import Hit, Severity, rule
 

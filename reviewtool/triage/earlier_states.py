@@ -1,6 +1,6 @@
 """What the maintainers' replies settled for the postings a triaged series replaces (its earlier
 revisions and resent copies, listed as superseded) and for replies whose patch is not in the
-archive: read from the mails themselves, as context/reply_state.py reads the triaged series.
+archive: read from the mails themselves, as context/replies/settled.py reads the triaged series.
 
 The posting of a superseded entry is every patch mail of its revision in its thread; a reply
 belongs to the patch it answers through In-Reply-To (else References), however deep.
@@ -72,7 +72,7 @@ class Thread:
 
 
 def known_appliers(profile) -> frozenset[str]:
-    from ..context.reply_state import known_appliers as known  # lazily, as this module's other context reads
+    from ..context.replies.settled import known_appliers as known  # lazily, as this module's other context reads
 
     return known(profile)
 
@@ -83,7 +83,7 @@ def _trusted(action: ReplyAction, appliers: Sequence[str] | frozenset[str]) -> b
 
 def posting_state(thread: Thread, msgid: str, profile) -> dict[str, Any] | None:
     """The state data (context/reply_state.state_data) of the posting whose mail is `msgid`."""
-    from ..context.reply_state import state_data
+    from ..context.replies.settled import state_data
 
     patches = thread.posting(msgid)
     ids = {p.msgid: p.counter for p in patches}
@@ -98,7 +98,7 @@ def earlier_states(group, msgs: Sequence[Message], profile, triaged: Iterable[st
     (`triaged`: the ids of its mails and of the replies the review read) that a reply settled: its superseded postings, a patch posted
     into the thread that the series does not take, and a posting the archive lacks (revision
     None: a v1 sent before the archive starts, answered "Patch set to Changes Requested.")."""
-    from ..context.reply_state import forms_for, state_data
+    from ..context.replies.settled import forms_for, state_data
 
     triaged = set(triaged)
     if not group.superseded and all(message_id_of(m) in triaged for m in msgs):
@@ -143,7 +143,7 @@ def earlier_states(group, msgs: Sequence[Message], profile, triaged: Iterable[st
 
 def orphan_state(msgs: Sequence[Message], missing: Sequence[str], profile) -> dict[str, Any] | None:
     """The state of the patch (not in the archive) the orphan replies answer, from trusted forms."""
-    from ..context.reply_state import forms_for, state_data
+    from ..context.replies.settled import forms_for, state_data
 
     thread = Thread(msgs, forms_for(profile))
     answers = [Answer(a, None) for a in thread.actions
@@ -166,8 +166,8 @@ def _may_state(data: bytes) -> bool:
 
 
 def _orphan_profile(msgs: Sequence[Message], opts, profiles):
-    from ..context.profile_file import choose
-    from ..context.profile_select import select_profile
+    from ..context.profiles.file import choose
+    from ..context.profiles.select import select_profile
     first = msgs[0]
     choice = choose(profiles, opts.review.profile, opts.review.repo)  # --profile may name a file
     return select_profile(choice.profiles, name=choice.name, tags=parse_subject(header(first, "Subject")).tags,
@@ -177,9 +177,9 @@ def _orphan_profile(msgs: Sequence[Message], opts, profiles):
 
 def orphan_states(orphans, opts) -> dict[str, dict[str, Any]]:
     """{orphan msgid: state} for the orphan threads whose replies settled their patch."""
-    from ..context.profiles import load_profiles
+    from ..context.profiles.load import load_profiles
     from ..sources.files import parse_mails
-    from .run import read_refs
+    from .mail_refs import read_refs
 
     out = {}
     profiles = load_profiles(opts.review.repo) if orphans else {}

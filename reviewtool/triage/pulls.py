@@ -59,7 +59,7 @@ def read_pull_requests(heads: list[MailHead], appliers: frozenset[str],
     from ..mail.message import all_text, body_text
     from ..mail.pull_request import parse_pull_request, parse_release
     from ..sources.files import parse_mail
-    from .run import read_refs
+    from .mail_refs import read_refs
 
     cands = _candidates(heads, appliers)
     out: dict[tuple[str, str], Pulled] = {}
@@ -133,7 +133,7 @@ def pulled_groups(groups: list[SeriesGroup], heads: list[MailHead],
 
 
 def _named(words: str) -> str | None:
-    from ..context.profiles import shipped_profiles
+    from ..context.profiles.load import shipped_profiles
 
     for profile in shipped_profiles().values():
         named = profile.tree_named(words)

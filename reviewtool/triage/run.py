@@ -21,37 +21,12 @@ if TYPE_CHECKING:  # the pool's modules load when a pool is made: a run the stor
 
 from .entry import DEFAULT_LINK_BASE, Reviewed, TriageOptions, review_group, superseded_entries, thread_url  # noqa: F401
 from .group import SeriesGroup
+from .mail_refs import read_refs
 
 
 def _read_raws(groups: list[SeriesGroup]) -> list[list]:
     """The mails of each group, read back from the archive by offset."""
     return read_refs([g.refs for g in groups])
-
-
-def read_refs(ref_lists: list) -> list[list]:
-    """The mails of each list of MailRefs, read back from the archive by offset; a mail over the
-    mail limit is not read (parse_mail refuses it by its size, in one line)."""
-    from ..limits import limits
-    from ..sources.files import RawMail
-    from ..sources.index import raw_mail
-
-    out = []
-    handles: dict[str, Any] = {}
-    cap = limits().mail_bytes
-    try:
-        for refs in ref_lists:
-            raws = []
-            for ref in refs:
-                if ref.length > cap:
-                    raws.append(RawMail(b"", ref.origin, ref.format_patch, unread=ref.length))
-                    continue
-                fh = handles.get(ref.path) or handles.setdefault(ref.path, open(ref.path, "rb"))
-                raws.append(raw_mail(ref, fh))
-            out.append(raws)
-    finally:
-        for fh in handles.values():
-            fh.close()
-    return out
 
 
 _PLAIN_CTE_RE = re.compile(rb"^content-transfer-encoding:[ \t]*(quoted-printable|base64)|^content-type:[ \t]*multipart",

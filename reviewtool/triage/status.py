@@ -3,12 +3,12 @@
 Statuses, first match wins (a series gets exactly one; every reason found is kept):
 - what the maintainers' replies settled (review.reply_state; with --repo, every patch found in
   the tree): applied, changes-requested (also a NAK, or an applier's request in words:
-  context/reply_acts.py), deferred, rejected (or not applicable), superseded (set so by the
+  context/replies/acts.py), deferred, rejected (or not applicable), superseded (set so by the
   maintainers);
 - incomplete: patches of the series did not reach the archive (or only the cover letter did);
 - wrong-tree: the tree verdict (reviewtool/verdict.py) says the series is aimed at the wrong tree;
 - needs-revision: error-level findings, a reviewer asked for changes in words, or the author
-  took the posting back (context/reply_acts.py; a request from someone who applies for the tree
+  took the posting back (context/replies/acts.py; a request from someone who applies for the tree
   settles changes-requested there);
 - ready: complete, every patch reviewed or acked by someone other than its author, no errors
   (and it applies, when a repository was given: a failed apply check is an error finding);
@@ -48,7 +48,7 @@ class Classification:
 
 
 def _outside_reviews(trailers: tuple[Trailer, ...], author: Person) -> list[Person]:
-    from ..context.reply_acts import APPROVALS
+    from ..context.replies.acts import APPROVALS
     from ..model.series import same_person
 
     return [t.person for t in trailers
@@ -109,7 +109,7 @@ def classify(review) -> Classification:
     if errors:
         reasons.append({"code": "errors", "count": len(errors), "rules": sorted({f.rule for f in errors})})
     settled = state_verdict(getattr(review, "reply_state", None))
-    # what replies ask of the author (context/reply_acts.py); a settled state says it already
+    # what replies ask of the author (context/replies/acts.py); a settled state says it already
     asked = [] if settled is not None else list(getattr(review, "reply_requests", ()))
     reasons += asked
     applied = [f for f in review.findings if f.rule == "already-applied"]

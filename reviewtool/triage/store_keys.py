@@ -65,7 +65,7 @@ def package_digest(package: Path) -> str:
 
 def options_digest(opts) -> str:
     """The options (triage.entry.TriageOptions) that reach a review or its stored entry."""
-    from ..context.profile_file import option_digest
+    from ..context.profiles.file import option_digest
 
     r = opts.review
     parts = [code_digest(), option_digest(r.profile), str(Path(r.repo).resolve()) if r.repo else "",
@@ -159,8 +159,8 @@ def objects_digest(objects: Path, depth: int = 0) -> bytes:
 
 def _default_profile_file(repo: Path) -> bytes:
     """The bytes of the profile file the repository's default names, if it names one."""
-    from ..context.profile_file import names_a_file
-    from ..context.profiles import repo_default_profile
+    from ..context.profiles.file import names_a_file
+    from ..context.profiles.load import repo_default_profile
     from ..errors import ReviewtoolError
 
     try:
