@@ -36,8 +36,8 @@ LISTS = ROOT.parent / "shared" / "corpus" / "lists"
 
 
 def _status(st: dict) -> str:
-    """The status a settled state shows (a NAK is changes-requested: reviewtool/verdict_state.py)."""
-    from reviewtool.verdict_state import STATE_STATUS
+    """The status a settled state shows (a NAK is changes-requested: reviewtool/settled_verdict.py)."""
+    from reviewtool.settled_verdict import STATE_STATUS
 
     return STATE_STATUS.get(st["state"], st["state"])
 

@@ -47,7 +47,7 @@ STAGES = {
     "conversation": 4,
     "context": 5,
     "rules": 6,
-    "verdict_state": 7, "verdict": 7, "review": 7, "suggest": 7, "checkpatch": 7,
+    "settled_verdict": 7, "verdict": 7, "review": 7, "suggest": 7, "checkpatch": 7,
     "render": 8,
     "triage": 9, "learn": 9,
     "commands": 10, "cli": 10, "cliparams": 10, "__main__": 10,
@@ -103,6 +103,58 @@ def static_climbs() -> list[str]:
             if stage_of(target) > stage_of(here):
                 out.append(f"{path.relative_to(ROOT)}:{line} {here} -> {target}")
     return out
+
+
+def import_circles() -> list[list[str]]:
+    """Each set of modules that import one another round a circle (every import counts, lazy and
+    type-only ones too: a circle is a knot in the design whether or not Python trips on it), as
+    sorted module names; [] when the imports form no circle."""
+    modules = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+    def known(target: str) -> str | None:  # `from .x import name` names x, or a name inside x
+        while target and target not in modules:
+            target = target.rpartition(".")[0]
+        return target or None
+
+    edges = {m: sorted({k for t, _ in imports(p) if (k := known(t)) and k != m}) for m, p in modules.items()}
+    # Tarjan's strongly connected components, iteratively (the package is deeper than a recursion limit may allow)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles = []
+    for root in edges:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, i = work.pop()
+            if i == 0:
+                index[node] = low[node] = len(index)
+                stack.append(node)
+                on_stack.add(node)
+            if i < len(edges[node]):
+                work.append((node, i + 1))
+                nxt = edges[node][i]
+                if nxt not in index:
+                    work.append((nxt, 0))
+                elif nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                part = []
+                while True:
+                    top = stack.pop()
+                    on_stack.discard(top)
+                    part.append(top)
+                    if top == node:
+                        break
+                if len(part) > 1:
+                    circles.append(sorted(part))
+    return sorted(circles)
 
 
 def _stage_of_file(filename: str) -> tuple[int, str] | None:
@@ -200,6 +252,10 @@ def main() -> int:
     print(f"static: {len(found)} imports go up a stage")
     for line in [] if args.quiet else found:
         print("  " + line)
+    circles = import_circles()
+    print(f"static: {len(circles)} circles of imports")
+    for part in [] if args.quiet else circles:
+        print("  " + " -> ".join(part))
     for name in PATHS:
         seen, handed, crossed = _traced(name)
         print(f"traced, {name}: {len(seen)} caller -> callee pairs go up a stage, {sum(seen.values())} calls; "

@@ -207,7 +207,7 @@ def review_series(series: Series, options: ReviewOptions) -> Review:
         for close in ctx.closers:
             close()
     from .verdict import series_verdict
-    from .verdict_state import from_findings
+    from .settled_verdict import from_findings
 
     state = ctx.reply_state or from_findings(series, findings)
     if state is not None and state["form"] == "already-applied":

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .model.fixes import parse_fixes_value
 from .model.trailers import split_commit_message
-from .rules.helpers import same_person
+from .model.series import same_person
 
 
 @dataclass(frozen=True)

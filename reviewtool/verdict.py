@@ -17,7 +17,7 @@
                   for lint (`for_author`), the step is the author's: send it, the tree first
 
 Before all of these, a series the maintainers already settled in the thread (applied, changes
-requested, deferred, rejected, superseded: verdict_state.py) gets that status and its next step.
+requested, deferred, rejected, superseded: settled_verdict.py) gets that status and its next step.
 
 Each verdict carries the per-patch classification (kind, reasons, tree) for renderers and JSON.
 """
@@ -30,7 +30,7 @@ from typing import Iterable
 from .context.classify.series import Classification, PatchClass
 from .model.series import Series
 from .rules.registry import Finding, Severity
-from .verdict_state import state_verdict
+from .settled_verdict import state_verdict
 
 STATUSES = ("ready", "needs-revision", "wrong-tree", "incomplete", "applied", "changes-requested", "deferred",
             "rejected", "superseded")

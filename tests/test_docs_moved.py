@@ -238,7 +238,13 @@ HEADINGS: dict[str, str] = {
 }
 
 # The start of an original unit left out on purpose -> why.
-DROPPED: dict[str, str] = {}
+DROPPED: dict[str, str] = {
+    # Issue 31 (layout): context/ split into rooms; the folder map names them in lines of its own.
+    "reviewtool/context/  profiles": "the context/ folder map is rewritten room by room (issue 31)",
+    "maintainers (+ _file: the format": "the context/ folder map is rewritten room by room (issue 31)",
+    "subjects_cache (subject-prefix-history's log)": "the context/ folder map is rewritten room by room (issue 31)",
+    "Data flows one way, one folder per stage:": "the sentence now says what the layering test holds (issue 31)",
+}
 
 
 def units(text: str) -> list[tuple[str, str]]:

@@ -1,6 +1,7 @@
 """Data flows one way: mail -> sources -> model -> context -> rules -> review -> render ->
 triage/learn -> commands. No module imports from a stage above its own, lazily or not
-(benchmarks/layer_climbs.py holds the stage of every part of the package and counts the climbs)."""
+(benchmarks/layer_climbs.py holds the stage of every part of the package and counts the climbs),
+and no modules import one another round a circle."""
 
 from __future__ import annotations
 
@@ -17,6 +18,27 @@ import layer_climbs  # noqa: E402
 
 def test_no_module_imports_from_a_higher_stage():
     assert layer_climbs.static_climbs() == []
+
+
+def test_no_modules_import_each_other_round_a_circle():
+    assert layer_climbs.import_circles() == []
+
+
+def test_the_check_finds_a_circle(tmp_path, monkeypatch):
+    """Hit and near miss: a type-only import back to the importer closes a circle; a chain does not."""
+    package = tmp_path / "reviewtool"
+    (package / "learn").mkdir(parents=True)
+    for init in (package / "__init__.py", package / "learn" / "__init__.py"):
+        init.write_text("")
+    (package / "learn" / "trees.py").write_text("def f():\n    from .paths import g\n    return g\n")
+    (package / "learn" / "paths.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .trees import Project\ng = 1\n")
+    (package / "learn" / "run.py").write_text("from .trees import f\n")
+    monkeypatch.setattr(layer_climbs, "ROOT", tmp_path)
+    monkeypatch.setattr(layer_climbs, "PACKAGE", package)
+    assert layer_climbs.import_circles() == [["reviewtool.learn.paths", "reviewtool.learn.trees"]]
+    (package / "learn" / "paths.py").write_text("g = 1\n")
+    assert layer_climbs.import_circles() == []
 
 
 def test_every_part_of_the_package_has_a_stage():

@@ -10,7 +10,7 @@ import itertools
 import pytest
 
 from reviewtool.context.profiles.file import read_profile_text
-from reviewtool.learn.model import LearnedProfile
+from reviewtool.learn.learned_profile import LearnedProfile
 from reviewtool.learn.write import drop_unseen_names, render
 
 HOSTILE = ["e\x1bvil", "nul\x00l", "del\x7f", "bidi\u202eegap", "zw\u200bj", '"]\n[profiles.x]\nname = "y',

@@ -283,7 +283,7 @@ def test_the_lists_do_not_depend_on_the_order_reviews_finish():
     order the parallel reviews came back in."""
     from reviewtool.learn.facts import Facts
     from reviewtool.learn.habits import learn_lists
-    from reviewtool.learn.model import LearnedProfile
+    from reviewtool.learn.learned_profile import LearnedProfile
 
     a = Facts(1, recipients=("netdev@vger.kernel.org", "intel-wired-lan@lists.osuosl.org"))
     b = Facts(2, recipients=("intel-wired-lan@lists.osuosl.org", "netdev@vger.kernel.org", "x@example.org"))
@@ -315,7 +315,7 @@ def test_the_list_is_the_address_everyone_posts_to_and_never_one_who_applies():
     out; of two addresses on every posting, the one more people post to comes first."""
     from reviewtool.learn.facts import Facts
     from reviewtool.learn.habits import learn_lists
-    from reviewtool.learn.model import LearnedProfile
+    from reviewtool.learn.learned_profile import LearnedProfile
 
     facts = [Facts(1, recipients=("davem@davemloft.example", "alpha@lists.example", "zeta-devel@lists.example")),
              Facts(2, recipients=("davem@davemloft.example", "alpha@lists.example", "zeta-devel@lists.example")),

@@ -43,6 +43,11 @@ class Context:
             return self.unavailable.get("repo", "no repository given (use --repo PATH)")
         return self.unavailable.get(need, f"{need} not available")
 
+    def declared_ref(self, series) -> Any:
+        """The repository's TreeRef of the tree the series' subject names (None without one)."""
+        spec = self.profile.series_tree(series)
+        return self.history.tree(spec.name) if spec else None
+
     def setting(self, key: str, default: Any = None) -> Any:
         """A profile setting, overridden by a command-line option of the same name."""
         if key in self.options and self.options[key] is not None:

@@ -21,7 +21,7 @@ from typing import Callable, Iterable
 
 from ..mail.replies import ReplyAction, read_reply, read_reply_text
 from ..mail.reply_forms import hints, shipped_forms
-from ..mail.thread_state import Answer, PostingPatch, settle, targets
+from ..mail.settle import Answer, PostingPatch, settle, targets
 from ..context.replies.settled import shipped_appliers
 from ..mail.subject import normalized_summary, parse_subject
 from ..sources.index import MailHead, MailRef, index_inputs, raw_mail
@@ -303,7 +303,7 @@ def _answered(a: ReplyAction, by_mail: dict[str, tuple[Posting, int]]) -> tuple[
 
 
 def _settle(p: Posting, answers: list[Answer]) -> None:
-    """What the trusted replies settled (mail/thread_state.py): the posting's state, and for each
+    """What the trusted replies settled (mail/settle.py): the posting's state, and for each
     patch applied in the end the reply that applied it, with the subject its commit got."""
     mails = [PostingPatch(m.msgid, m.counter, m.subject) for m in ((p.cover,) if p.cover else ()) + p.patches]
     state = settle(mails, answers)

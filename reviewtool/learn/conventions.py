@@ -16,12 +16,13 @@ from datetime import datetime, timezone
 from ..context.profiles.parts import UNTAGGED_SIGNALS
 from ..context.profiles.load import shipped_profiles
 from .archive import Archive, Posting
-from .evidence import share, span, top
-from .model import LearnedProfile
+from .counts import share, span, top
+from .learned_profile import LearnedProfile
 from .paths import learn_paths
 from .prefixes import learn_prefixes
 from .queues import learn_queues
-from .trees import Project, SeenTree, TreePlan, tree_evidence
+from .projects import Project, SeenTree
+from .trees import TreePlan, tree_evidence
 
 MIN_POSTINGS = 20  # a share of fewer applied postings backs no convention
 ALIAS_MIN = 2

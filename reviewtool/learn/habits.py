@@ -8,10 +8,10 @@ from collections import Counter
 
 from ..context.profiles.parts import UNTAGGED_SIGNALS
 from .archive import Posting
-from .evidence import share
+from .counts import share
 from .facts import Facts
-from .model import LearnedProfile
-from .trees import Project
+from .learned_profile import LearnedProfile
+from .projects import Project
 
 MIN_POSTINGS = 20  # a share of fewer applied postings backs no convention
 MIN_PATCHES = 10

@@ -12,14 +12,11 @@ whose subdirectories are the project's is the project's.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import TYPE_CHECKING
 
 from .archive import Posting
-from .evidence import share, table
-from .model import LearnedProfile
-
-if TYPE_CHECKING:  # a type only: trees.py asks this module for paths
-    from .trees import Project
+from .counts import share, table
+from .learned_profile import LearnedProfile
+from .projects import Project
 
 PATH_MIN = 2  # applied postings that make a directory the project's
 PATH_SHARE = 0.01

@@ -18,9 +18,9 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 
-from .evidence import month, share
-from .model import LearnedProfile
-from .trees import Project
+from .counts import month, share
+from .learned_profile import LearnedProfile
+from .projects import Project
 
 MIN_PATCHES = 10
 MONTH_MIN = 5  # a month with fewer applied patches says nothing of a prefix's hold

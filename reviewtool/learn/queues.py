@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from .archive import Archive
-from .evidence import share
-from .model import LearnedProfile
+from .counts import share
+from .learned_profile import LearnedProfile
 from .trees import home_of, kind_words
 
 QUEUE_MIN = 10  # postings a tag needs

@@ -12,13 +12,14 @@ from ..errors import InputError
 from ..mail.headers import address_of
 from .archive import Archive, Posting, read_archive
 from .conventions import MIN_POSTINGS, _tags, _tree_names, from_headers
-from .evidence import day, span
+from .counts import day, span
 from .facts import Facts, Job, review_postings
 from .habits import learn_fixes_on_fixes, learn_fixes_when, learn_lists, learn_signoffs, learn_sizes
-from .model import LearnedProfile
+from .learned_profile import LearnedProfile
 from .paths import _path_key, kernel_layout, project_paths
 from .severities import learn_objections, learn_severities
-from .trees import Project, learn_trees
+from .projects import Project
+from .trees import learn_trees
 from .write import drop_unseen_names, render
 
 

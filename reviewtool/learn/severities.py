@@ -16,9 +16,9 @@ from collections import Counter
 
 from ..rules.registry import Severity, all_rules
 from .archive import Posting
-from .evidence import share, table
+from .counts import share, table
 from .facts import Facts
-from .model import LearnedProfile
+from .learned_profile import LearnedProfile
 
 MIN_HITS = 2  # a warning's
 MIN_HITS_ERROR, ACCEPTED_ERROR = 5, 2 / 3

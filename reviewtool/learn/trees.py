@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .archive import Archive, Posting, PullRequest
-from .evidence import share, span, table, top
+from .counts import share, span, table, top
+from .paths import kernel_layout, project_paths
+from .projects import Project, SeenTree
 
 HOME_SHARE = 0.9  # a family's home holds this share of its files
 UNDER_SHARE = 0.05  # a project's files under a family's parent directory that make it a sub-tree family
@@ -46,57 +48,6 @@ def stem(name: str) -> str:
     kind = set(words["development"]) | set(words["fixes"])
     parts = [p for p in _SPLIT_RE.split(name.lower()) if p and p not in kind]
     return "-".join(parts) or name.lower()
-
-
-@dataclass
-class SeenTree:
-    name: str
-    repo: str
-    git: str
-    family: str
-    branch_of: bool  # "X branch of Y.git": a branch of another repository
-    words: Counter = field(default_factory=Counter)  # the tree as replies write it
-    postings: list[Posting] = field(default_factory=list)
-    appliers: Counter = field(default_factory=Counter)
-    pulled: Counter = field(default_factory=Counter)  # upstream tree -> pull requests it took from this one
-    kind: str | None = None
-    kind_why: str = ""
-
-    @property
-    def patches(self) -> int:
-        return sum(len(p.applied) for p in self.postings)
-
-    @property
-    def with_fixes(self) -> int:
-        return sum(1 for p in self.postings for c in p.applied if c in p.fixes)
-
-
-@dataclass
-class Project:
-    stem: str
-    trees: list[SeenTree]  # the project's own trees (one family)
-    subtrees: list[tuple[SeenTree, str]] = field(default_factory=list)  # (sub-tree, the home it takes)
-    home: str = ""
-
-    @property
-    def postings(self) -> list[Posting]:
-        return [p for t in self.trees + [s for s, _ in self.subtrees] for p in t.postings]
-
-    def tree_of(self, p: Posting) -> SeenTree | None:
-        return next((t for t in self.trees if p in t.postings), None)
-
-    def fed(self, sub: SeenTree) -> SeenTree | None:
-        """The project tree a sub-tree feeds: the one of its kind."""
-        return next((t for t in self.trees if t.kind == (sub.kind or "development")), None) or (
-            self.trees[0] if self.trees else None)
-
-    def main_tree(self, p: Posting) -> SeenTree | None:
-        """The project tree a posting ends in (through a sub-tree, the tree that sub-tree feeds)."""
-        own = self.tree_of(p)
-        if own is not None:
-            return own
-        sub = next((s for s, _ in self.subtrees if p in s.postings), None)
-        return self.fed(sub) if sub is not None else None
 
 
 @dataclass
@@ -312,8 +263,6 @@ def learn_trees(archive: Archive) -> TreePlan:
     projects = [pr for pr in projects if pr.trees]
     # The list's own project first (the file's default, named after the list): the one most
     # postings were applied in, the kernel's layout before another's.
-    from .paths import kernel_layout, project_paths
-
     projects.sort(key=lambda pr: (-len([p for p in pr.postings if p.applied]),
                                   not kernel_layout(project_paths([p for p in pr.postings if p.applied])[0])))
     return TreePlan(projects, upstream, untreed, notes)

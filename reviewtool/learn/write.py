@@ -12,7 +12,7 @@ import unicodedata
 from datetime import date
 from typing import Any
 
-from .model import LearnedProfile
+from .learned_profile import LearnedProfile
 
 _BARE_KEY_RE = re.compile(r"[A-Za-z0-9_-]+")
 WIDTH = 100

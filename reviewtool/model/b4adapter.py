@@ -15,7 +15,7 @@ from email.message import EmailMessage
 
 from ..errors import InputError, LimitError
 from ..limits import limits
-from ..mail.headers import header, message_id_of, msg_date, quarantine_bad_headers
+from ..mail.headers import header, message_id_of, msg_date
 from ..mail.message import is_patch_mail
 from ..mail.subject import normalized_summary, parse_subject
 from ..sources.b4fetch import init_b4

@@ -147,6 +147,11 @@ class Patch:
         wanted = {n.lower() for n in names}
         return tuple(t for t in self.trailers if t.key in wanted)
 
+    def untrailered_lines(self) -> list[tuple[int, str]]:
+        """(line number, text) of the message lines that are not the patch's trailers."""
+        trailer_lines = {t.lineno for t in self.trailers}
+        return [(n, line) for n, line in enumerate(self.message_lines, 1) if n not in trailer_lines]
+
 
 @dataclass(frozen=True)
 class Series:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-_MACHINERY = {"registry", "runner", "helpers"}
+_MACHINERY = {"registry", "runner", "labels"}
 _LOADED = False
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .helpers import declared_ref
 from .registry import Hit, Severity, rule
 
 _FULL_HEX_RE = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
@@ -90,7 +89,7 @@ def base_commit_trees(series, ctx):
     for name in inside:
         behind = hist.count_between(res.sha, trees[name].sha)
         parts.append(f"{name} ({'at its head' if behind == 0 else f'{behind} commits behind its head'})")
-    target = declared_ref(series, ctx)
+    target = ctx.declared_ref(series)
     where = f"in {', '.join(parts)}" if parts else f"in none of the configured trees ({', '.join(sorted(trees))})"
     msg = f'base-commit {short(res.sha)} ("{res.commit.subject}") is {where}'
     if target and target.sha and target.name not in inside:
@@ -110,7 +109,7 @@ def _apply_targets(series, ctx) -> list[tuple[str, str, bool]]:
     res = _base(series, ctx)
     if res is not None and res.found:
         out.append((f"base-commit {short(res.sha)}", res.sha, True))
-    tree = declared_ref(series, ctx)
+    tree = ctx.declared_ref(series)
     if tree and tree.sha and all(sha != tree.sha for _, sha, _ in out):
         out.append((f"{tree.name} ({tree.ref} at {short(tree.sha)})", tree.sha, True))
     if not out and hist.head:
@@ -202,7 +201,7 @@ def applied_patches(series, ctx) -> list[tuple[Any, Any, str, str]]:
     """(patch, the commit that holds it, how it was matched, the tree's label) for each patch the
     target tree already has: the same patch-id, else the same subject and author."""
     hist = ctx.history
-    tree = declared_ref(series, ctx)
+    tree = ctx.declared_ref(series)
     out: list[tuple[Any, Any, str, str]] = []
     # lint reviews commits that HEAD already holds: there "applied" means in the upstream it names.
     upstream = ctx.setting("upstream_head")

@@ -7,7 +7,7 @@ import re
 
 from ..model.series import Patch
 from ..model.trailers import is_trailer_line, split_commit_message
-from .helpers import is_pull_request
+from ..model.series import is_pull_request
 from .registry import Hit, Severity, rule
 
 _BLURB_RE = re.compile(r"\*\*\*\s*BLURB HERE\s*\*\*\*", re.I)

@@ -11,7 +11,6 @@ import re
 from dataclasses import dataclass
 
 from ..model.fixes import FixesRef, fixes_of
-from .helpers import declared_ref
 from .registry import Hit, rule
 
 _ELLIPSIS_RE = re.compile(r"(?<!\s)\s*(?:\.\.\.|\u2026)\s*")  # from a blank run's start only: linear
@@ -156,7 +155,7 @@ def _bases(series, ctx) -> list[tuple[str, str]]:
         res = hist.resolve([series.base_commit])[series.base_commit]
         if res.found:
             out.append((f"base-commit {short(res.sha)}", res.sha))
-    tree = declared_ref(series, ctx)
+    tree = ctx.declared_ref(series)
     if tree and tree.sha and out and out[0][1] == tree.sha:
         out[0] = (f"base-commit {short(tree.sha)} (the head of {tree.name}, {tree.ref})", tree.sha)
     elif tree and tree.sha:

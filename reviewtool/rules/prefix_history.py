@@ -6,7 +6,6 @@ import re
 from collections import Counter
 
 from ..model.subject import parse_subject
-from .helpers import declared_ref
 from .registry import Hit, rule
 
 MIN_HISTORY = 5  # fewer commits on the files than this: no opinion
@@ -30,7 +29,7 @@ def _query(series, ctx):
     paths = sorted({f.path for p in patches for f in p.diff.files if f.status != "added" and not f.unsafe_path})
     if not paths:
         return None
-    tree = declared_ref(series, ctx)
+    tree = ctx.declared_ref(series)
     # lint: HEAD holds the linted commits, so the history read is the upstream's. A commit id,
     # not a name, is what the kept log is keyed by (context/history/subjects_cache.py).
     ref = (tree.sha if tree else None) or ctx.setting("upstream_head") or ctx.history.head

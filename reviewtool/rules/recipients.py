@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from email.utils import getaddresses
 
 from ..model.series import Patch
-from .helpers import counters_text
+from .labels import counters_text
 from .registry import Hit, Severity, rule
 
 # NIPA's cc_maintainers ignores LKML: every patch may go there, none has to.

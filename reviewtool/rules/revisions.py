@@ -9,7 +9,8 @@ from difflib import SequenceMatcher
 from ..model.series import Patch, Person, Series, Trailer
 from ..model.subject import normalized_summary
 from ..model.trailers import REVIEW_TRAILERS
-from .helpers import is_pull_request, patch_label, prose_lines, same_person
+from ..model.series import is_pull_request, same_person
+from .labels import patch_label
 from .registry import Hit, Severity, rule
 
 # A version note that names a version: "v2:", "Changes in v3", "v1 -> v2", "Since v2:", "[v3]".
@@ -75,7 +76,7 @@ def changelog_missing(series, ctx):
     # A partial reroll reuses mails of the previous revision: only this revision's mails count.
     mails = [m for m in series.all_mails if m.subject.revision == series.revision] or list(series.all_mails)
     texts = [t for m in mails for t in (m.notes, m.message if m.is_cover else "")]
-    texts += ["\n".join(line for _, line in prose_lines(m)) for m in mails if not m.is_cover]  # above-cut has its own rule
+    texts += ["\n".join(line for _, line in m.untrailered_lines()) for m in mails if not m.is_cover]  # above-cut has its own rule
     if any(has_version_log(t, strict=False) for t in texts):
         return
     where = mails[0]
@@ -126,7 +127,7 @@ def changelog_above_cut(series, ctx):
     for p in series.patches:
         if p.subject.pull:
             continue
-        hits = [(n, line) for n, line in prose_lines(p) if not line.startswith((" ", "\t", ">", "["))
+        hits = [(n, line) for n, line in p.untrailered_lines() if not line.startswith((" ", "\t", ">", "["))
                 and _VERSION_NOTE_RE.match(line)]
         if hits:
             yield Hit(f"version notes above `---` (line {hits[0][0]}) would end up in the commit message",

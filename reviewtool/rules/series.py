@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..model.subject import UNCLOSED
-from .helpers import counters_text
+from .labels import counters_text
 from .registry import Hit, Severity, rule
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ..model.series import Patch, Person, Trailer
-from .helpers import same_person
+from ..model.series import same_person
 from .registry import Hit, Severity, rule
 
 SOB = "signed-off-by"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .helpers import patch_label
+from .labels import patch_label
 from .registry import Hit, Severity, rule
 
 _CODE = "code"

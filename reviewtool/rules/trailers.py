@@ -8,7 +8,8 @@ from datetime import date
 from ..model.series import Trailer
 from ..model.trailers import PERSON_TRAILERS, STANDARD_BY_TRAILERS, split_commit_message
 from .ai import ai_patterns, assisted_by_example, is_ai_identity
-from .helpers import edit_distance, same_person
+from ..model.series import same_person
+from ..textdist import edit_distance
 from .registry import Hit, Severity, rule
 from .trailerlib import REVIEW_KEYS, accepted_by_b4, corrected_line, replies_by_msgid, upstream_commit_line
 

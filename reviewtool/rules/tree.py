@@ -7,8 +7,8 @@ which kind each is comes from the profile. No tree name is written in this modul
 from __future__ import annotations
 
 from ..context.classify.series import Classification, PatchClass, classify_series
-from ..context.classify.signals import reverted_commit
-from .helpers import patch_label
+from ..context.classify.diff_evidence import reverted_commit
+from .labels import patch_label
 from .registry import Hit, Severity, rule
 
 

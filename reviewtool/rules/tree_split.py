@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timezone
 
 from ..context.classify.series import Classification
-from .helpers import counters_text
+from .labels import counters_text
 from .registry import Hit, Severity, rule
 from .tree import classification
 

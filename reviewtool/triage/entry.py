@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from ..errors import LimitError, ReviewtoolError
 from ..options import ReviewOptions
-from ..verdict_state import STATE_STATUS
+from ..settled_verdict import STATE_STATUS
 from .group import SeriesGroup, Superseded
 from .next_step import entry_step, review_step, superseded_step
 from .status import classify, staleness
@@ -108,7 +108,7 @@ def review_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> Reviewe
     from ..model.b4adapter import build_series
     from ..review import review_series
     from ..sources.files import parse_mails
-    from .earlier_states import earlier_states  # here: a run the store answers reads no replies
+    from .earlier_postings import earlier_states  # here: a run the store answers reads no replies
 
     source = _source(group)
     places = [source, *(r.origin for r in raws)]

@@ -114,11 +114,11 @@ def decode(head: str, tail: bytes) -> Reviewed | None:
 def orphan_states(orphans, opts: TriageOptions, guard: Guard, digests, env: str, before_reading) -> tuple[
         dict[str, dict], list[str]]:
     """({orphan msgid: state}, the store keys used) for the replies whose patch is not in the
-    archive (earlier_states.orphan_states), through the store: what their mails settled is a
+    archive (earlier_postings.orphan_states), through the store: what their mails settled is a
     function of those mails, the ids they answer, the options and the repository, like a review.
     `before_reading` is called once before any mail is read (it unpacks what must be)."""
     def settled(todo, opts):  # its reply readers are imported only when some mails must be read
-        from .earlier_states import orphan_states
+        from .earlier_postings import orphan_states
 
         return orphan_states(todo, opts)
 

@@ -14,7 +14,7 @@ import os
 import re
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 if TYPE_CHECKING:  # the pool's modules load when a pool is made: a run the store answers makes none
     from concurrent.futures import ProcessPoolExecutor

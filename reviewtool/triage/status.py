@@ -91,7 +91,7 @@ def classify(review) -> Classification:
     """The status the review alone decides; staleness, which depends on the clock, is added at
     report time by `staleness` (so a stored review stays right on any later day)."""
     from ..rules.registry import Severity
-    from ..verdict_state import state_verdict
+    from ..settled_verdict import state_verdict
 
     series: Series = review.series
     reasons: list[dict[str, Any]] = []

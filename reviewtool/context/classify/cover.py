@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ...model.series import Patch
-from .signals import Signal
+from .diff_evidence import Signal
 from ..phrases import meaning, sentences
 from .reading import PatchReading, prose_lines
 

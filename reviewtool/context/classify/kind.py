@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .signals import Signal, summarize
+from .diff_evidence import Signal, summarize
 from ..phrases import PhraseHit
 from .reading import PatchReading
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...model.series import Patch, Trailer
-from .signals import FixesTag, Signal, diff_signals, fixes_tags, reverted_commit, test_infra_signals
+from .diff_evidence import FixesTag, Signal, diff_signals, fixes_tags, reverted_commit, test_infra_signals
 from ..phrases import PhraseHit, meaning, sentences, table, templated
 from ..profiles.profile import Profile
 
@@ -82,15 +82,8 @@ def description(patch: Patch) -> str:
 
 def prose_lines(patch: Patch) -> list[str]:
     """The description's own lines: no trailers, quotes, indented output or in-body headers."""
-    trailer_lines = {t.lineno for t in patch.trailers}
-    out = []
-    for n, line in enumerate(patch.message_lines, 1):
-        if n in trailer_lines or not line.strip() or line[:1] in (" ", "\t", ">"):
-            continue
-        if _INBODY_HEADER_RE.match(line):
-            continue
-        out.append(line.strip())
-    return out
+    return [line.strip() for _, line in patch.untrailered_lines()
+            if line.strip() and line[:1] not in (" ", "\t", ">") and not _INBODY_HEADER_RE.match(line)]
 
 
 def _release_tag(patch: Patch, calendar: Any) -> ReleaseTag | None:

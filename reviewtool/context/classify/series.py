@@ -22,7 +22,7 @@ from typing import Any, Mapping
 
 from ...model.series import Patch, Series, is_pull_request
 from .kind import Kind, kind_of, not_needed
-from .signals import FixesTag, Signal
+from .diff_evidence import FixesTag, Signal
 from .targets import TargetFacts, missing_tree_refs, target_facts
 from .cover import cover_cleanups, is_preparation
 from ..phrases import meaning

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...model.series import Series
-from .signals import fixes_tags
+from .diff_evidence import fixes_tags
 from ..profiles.profile import Profile
 
 

@@ -1,22 +1,23 @@
-"""History methods over ranges and patches (bound onto context.history.repository.History).
+"""History methods over ranges and patches: `RangeQueries`, which repository.History inherits.
 
-Each function takes the History as `hist` and answers a whole batch with one or two git processes.
+Each function takes the History as `hist` and answers a whole batch with one or two git processes;
+it needs of the History only what RangeQueries declares.
 """
 
 from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import TYPE_CHECKING, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from ...errors import RepositoryError
 from ...model.series import Person
-from ...sources.gitbatch import DIFF_NO_PROGRAMS, GitResult
+from ...sources.gitbatch import DIFF_NO_PROGRAMS, GitResult, GitRunner, ScratchRepo
 
 if TYPE_CHECKING:
     from .apply import ApplyResult
     from .values import Commit
-    from .repository import History
 
 _RS, _US = "\x1e", "\x1f"
 _LOG_FORMAT = _RS + _US.join(("%H", "%P", "%an", "%ae", "%aI", "%cn", "%ce", "%cI", "%B"))
@@ -44,7 +45,7 @@ def _date(value: str) -> datetime | None:
 class PendingCommits:
     """commits() started in the background: `.result()` waits and parses."""
 
-    def __init__(self, hist: "History", revrange: str | Sequence[str], started):
+    def __init__(self, hist: "RangeQueries", revrange: str | Sequence[str], started):
         self._hist, self._revrange, self._started = hist, revrange, started
 
     def result(self) -> list["Commit"]:
@@ -56,7 +57,7 @@ class PendingCommits:
         return parse_log(res.out)
 
 
-def start_commits(hist: "History", revrange: str | Sequence[str], *, paths: Sequence[str] = (),
+def start_commits(hist: "RangeQueries", revrange: str | Sequence[str], *, paths: Sequence[str] = (),
                   limit: int | None = None, no_merges: bool = False) -> PendingCommits:
     """commits() without grep, started now: the walk runs while the caller does other git work
     (already-applied: while the same range is read for patch-ids)."""
@@ -73,7 +74,7 @@ def _log_args(limit: int | None, no_merges: bool) -> list[str]:
     return args
 
 
-def commits(hist: "History", revrange: str | Sequence[str], *, grep: str | None = None,
+def commits(hist: "RangeQueries", revrange: str | Sequence[str], *, grep: str | None = None,
             paths: Sequence[str] = (), limit: int | None = None, no_merges: bool = False,
             perl_grep: str | None = None) -> list["Commit"]:
     """Commits of a range as `git log` lists them (newest first), with full messages, one process.
@@ -114,7 +115,7 @@ def parse_log(out: str) -> list["Commit"]:
     return commits
 
 
-def reachable_pairs(hist: "History", pairs: Iterable[tuple[str, str]], *,
+def reachable_pairs(hist: "RangeQueries", pairs: Iterable[tuple[str, str]], *,
                     within: str | Sequence[str] | None = None) -> dict[tuple[str, str], bool]:
     """{(target, commit): target is an ancestor of commit (not equal)}, for many pairs in one walk.
 
@@ -137,7 +138,7 @@ def _walk_args(within: str | Sequence[str]) -> tuple[list[str], str]:
             "".join(w + "\n" for w in words if not w.startswith("-")))
 
 
-def background(hist: "History", args: Sequence[str], input: str | None = None):
+def background(hist: "RangeQueries", args: Sequence[str], input: str | None = None):
     """Start `git <args>` (once per distinct command) and return its pending result; `.result()`
     waits. The git process runs while Python goes on with other checks: on two cores both make
     progress (gitbatch.GitRunner.start: no reader thread competes with the checks)."""
@@ -147,19 +148,19 @@ def background(hist: "History", args: Sequence[str], input: str | None = None):
     return hist._walks[key]
 
 
-def prefetch_walk(hist: "History", within: str | Sequence[str]) -> None:
+def prefetch_walk(hist: "RangeQueries", within: str | Sequence[str]) -> None:
     """Start the walk reachable_pairs(within=...) will need, so that it runs while the caller does
     other git work (fixes-audit: while `git log` lists the tags)."""
     args, stdin = _walk_args(within)
     background(hist, args, stdin)
 
 
-def _walk(hist: "History", within: str | Sequence[str]):
+def _walk(hist: "RangeQueries", within: str | Sequence[str]):
     args, stdin = _walk_args(within)
     return background(hist, args, stdin).result()
 
 
-def walked_commits(hist: "History", within: str | Sequence[str]) -> list[str] | None:
+def walked_commits(hist: "RangeQueries", within: str | Sequence[str]) -> list[str] | None:
     """The commits of a range in topological order (newest first), from the shared walk; None
     when git could not walk it."""
     res = _walk(hist, within)
@@ -168,7 +169,7 @@ def walked_commits(hist: "History", within: str | Sequence[str]) -> list[str] | 
     return [line.split(" ", 1)[0] for line in res.out.splitlines() if line and not line.startswith("-")]
 
 
-def _reachable_pairs(hist: "History", pairs: list[tuple[str, str]],
+def _reachable_pairs(hist: "RangeQueries", pairs: list[tuple[str, str]],
                      within: str | Sequence[str] | None) -> dict[tuple[str, str], bool]:
     if within is None:
         within = sorted({c for _, c in pairs})
@@ -230,7 +231,7 @@ def _subjects_args(ref: str | None) -> list[str]:
             f"--format={_RS}%H{_US}%s", "--name-only", "--no-renames", ref or "HEAD", "--"]
 
 
-def _subjects_log(hist: "History", ref: str | None):
+def _subjects_log(hist: "RangeQueries", ref: str | None):
     """The pending subject log of `ref`: kept from an earlier command for the same commit
     (context/history/subjects_cache.py), else started now (SplitWalk) and kept when it ends."""
     from . import subjects_cache
@@ -279,12 +280,12 @@ class SplitWalk:
         self._listed.wait()
 
 
-def prefetch_subjects_touching(hist: "History", ref: str | None = None) -> None:
+def prefetch_subjects_touching(hist: "RangeQueries", ref: str | None = None) -> None:
     """Start the log subjects_touching() will read for `ref` (it does not depend on the paths)."""
     _subjects_log(hist, ref)
 
 
-def subjects_touching(hist: "History", paths: Sequence[str], ref: str | None = None,
+def subjects_touching(hist: "RangeQueries", paths: Sequence[str], ref: str | None = None,
                       limit: int = 300) -> list[tuple[str, str, tuple[str, ...]]]:
     """[(sha, subject, files touched among `paths`)] of the newest `limit` non-merge commits of
     `ref` (default HEAD) that touch `paths`, among its newest SUBJECTS_WALK commits: one
@@ -305,7 +306,7 @@ def subjects_touching(hist: "History", paths: Sequence[str], ref: str | None = N
     return out
 
 
-def patch_ids(hist: "History", revrange: str | Sequence[str], paths: Sequence[str] = (),
+def patch_ids(hist: "RangeQueries", revrange: str | Sequence[str], paths: Sequence[str] = (),
               limit: int | None = 2000) -> dict[str, str]:
     """{patch-id: sha} of the non-merge commits in a range touching `paths` (two processes)."""
     args = ["log", "-p", "--no-merges", "--no-color", "--format=commit %H", *DIFF_NO_PROGRAMS]
@@ -322,7 +323,7 @@ def patch_ids(hist: "History", revrange: str | Sequence[str], paths: Sequence[st
     return out
 
 
-def patch_ids_of(hist: "History", diffs: Sequence[str]) -> list[str | None]:
+def patch_ids_of(hist: "RangeQueries", diffs: Sequence[str]) -> list[str | None]:
     """`git patch-id --stable` of each diff text (None for an empty diff), one process for all."""
     parts = []
     for i, d in enumerate(diffs):
@@ -339,9 +340,35 @@ def patch_ids_of(hist: "History", diffs: Sequence[str]) -> list[str | None]:
     return [by_index.get(i) for i in range(len(diffs))]
 
 
-def apply_series(hist: "History", base: str, diffs: Sequence[tuple[int, str]]) -> "ApplyResult":
+def apply_series(hist: "RangeQueries", base: str, diffs: Sequence[tuple[int, str]]) -> "ApplyResult":
     """Apply the diffs in order onto `base` in a scratch index (context.history.apply); never touches
     the user's index, work tree or object store."""
     from .apply import apply_in_scratch
 
     return apply_in_scratch(hist.apply_scratch, base, diffs, source=hist)
+
+
+class RangeQueries:
+    """The History's questions over ranges and patches (the functions above, as methods), and what
+    they need of it: its git runner and paths, its scratch repositories, its background walks,
+    its resolved commits."""
+
+    runner: GitRunner
+    path: Path
+    git_dir: Path
+    shallow_file: Path
+    scratch: ScratchRepo
+    apply_scratch: ScratchRepo
+    _walks: dict
+    _pairs: dict[tuple[str, str], bool]
+    commit: "Callable[[str], Commit | None]"
+
+    start_commits = start_commits
+    commits = commits
+    reachable_pairs = reachable_pairs
+    prefetch_walk = prefetch_walk
+    prefetch_subjects_touching = prefetch_subjects_touching
+    subjects_touching = subjects_touching
+    patch_ids = patch_ids
+    patch_ids_of = patch_ids_of
+    apply_series = apply_series

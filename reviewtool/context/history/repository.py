@@ -35,10 +35,10 @@ from ...errors import RepositoryError
 from ...model.series import Person
 from ...sources.gitconfig import LAYOUT_ARGS, LAYOUT_LINES, GitConfig, RepoFacts
 from ...sources.gitbatch import CatFile, GitRunner, ScratchRepo
+from .ranges import RangeQueries
 from .remotes import remotes_of, tree_refs_wanted
 from .values import Commit, Resolution, TreeRef, parse_commit, tag_of
 
-STAGE_ORDER = 20
 _HEX_RE = re.compile(r"^[0-9a-fA-F]{4,64}$")
 _FULL_RE = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")  # SHA-1 or SHA-256
 CONFIG_TREE_PREFIX = "reviewtool.tree."  # git config reviewtool.tree.<name> = <ref>
@@ -46,7 +46,7 @@ _TREE_KEYS = r"^(reviewtool\.tree\.|remote\..+\.url$)"
 NAME_REV_ARGS_MAX = 256  # up to this many commits, name-rev gets them as arguments (see first_tags)
 
 
-class History:
+class History(RangeQueries):
     """A read-only view of one repository's history; open with History.open(path)."""
 
     def __init__(self, runner: GitRunner, *, git_dir: Path, objects_dir: Path, is_bare: bool,
@@ -351,44 +351,3 @@ class History:
     def _tree_sha(self, name: str) -> str | None:
         t = self._trees.get(name)
         return t.sha if t else None
-
-    # -- ranges, patches and applying: see context/history/ranges.py ---------------------------------------
-
-    from .ranges import (apply_series, commits, patch_ids, patch_ids_of, prefetch_subjects_touching,
-                         prefetch_walk, reachable_pairs, start_commits, subjects_touching)
-
-
-# -- the context stage ---------------------------------------------------------------------------
-
-def prefetch(repo: Path, facts: RepoFacts) -> None:
-    """Start the object reader while the series is still being read (lint)."""
-    catfile = CatFile(GitRunner(repo))
-    catfile.start()
-    facts.started["cat-file"] = catfile
-
-
-def context_stage(series, options, fields: dict[str, Any]) -> None:
-    """Open options.repo (if any) and put a History into fields["history"].
-
-    A repository with no commits, or one picked from the current directory (not named with
-    --repo) that holds nothing the series names, is not used: checks against an unrelated
-    history would only produce noise.
-    """
-    from .notes import history_notes, unrelated_reason
-
-    repo = options.repo
-    if repo is None:
-        fields["unavailable"].setdefault("repo", "no repository given (use --repo PATH, or run inside one)")
-        return
-    profile = fields.get("profile")
-    hist = History.open(Path(repo), trees=profile.trees if profile else (), overrides=dict(options.trees),
-                        release_pattern=(profile.settings.get("release_tag_pattern") if profile else None)
-                        or "v[0-9]*", facts=options.repo_facts)
-    why = unrelated_reason(hist, series, from_cwd=bool(options.settings.get("repo_from_cwd")))
-    if why:
-        hist.close()
-        fields["unavailable"]["repo"] = why
-        return
-    fields["closers"].append(hist.close)
-    fields["history"] = hist
-    fields["notes"].extend(history_notes(hist, series))

@@ -13,16 +13,15 @@ import re
 import threading
 from typing import TYPE_CHECKING, Sequence
 
-from .ranges import _LOG_FORMAT, commits, parse_log, walked_commits
+from .ranges import _LOG_FORMAT, RangeQueries, commits, parse_log, walked_commits
 
 if TYPE_CHECKING:
     from .values import Commit
-    from .repository import History
 
 MIN_SLICE = 20_000  # below this many commits per process, one git log is as fast
 
 
-def grep_commits(hist: "History", revrange: str | Sequence[str], grep: str,
+def grep_commits(hist: "RangeQueries", revrange: str | Sequence[str], grep: str,
                  perl_grep: str | None = None) -> list["Commit"]:
     """Commits of `revrange` with a message line matching `grep` (ERE, case-insensitive; or
     `perl_grep` when git has PCRE), in topological order, newest first."""

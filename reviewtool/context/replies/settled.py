@@ -2,7 +2,7 @@
 
 A context stage: each reply of the series is read against the reply forms (mail/replies.py;
 the profile's `[[replies.forms]]` first), the trusted ones settle the posting
-(mail/thread_state.py), and `fields["reply_state"]` holds the result for the verdict, `check`'s
+(mail/settle.py), and `fields["reply_state"]` holds the result for the verdict, `check`'s
 note and triage's status. A form that counts only from someone who applies patches for the tree
 (plain "Applied", a NAK) is trusted when its sender is in the profile's `[replies] appliers`
 or a MAINTAINERS `M:` of the files the series touches (with --repo); otherwise a note says
@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from ...mail.replies import Address, ReplyAction, address, read_reply_text
 from ...mail.reply_forms import load_forms, shipped_forms
-from ...mail.thread_state import Answer, PostingPatch, PostingState, settle
+from ...mail.settle import Answer, PostingPatch, PostingState, settle
 
 STAGE_ORDER = 70  # after the maintainers stage: M: entries decide whose plain words count
 CLOCK_SKEW = timedelta(hours=1)  # mailers' clocks disagree by minutes; a reply a day early is no answer

@@ -16,7 +16,7 @@ from typing import Any, Iterable, Sequence
 from ..mail.headers import header, ids_in, message_id_of
 from ..mail.replies import ReplyAction, read_reply
 from ..mail.subject import parse_subject
-from ..mail.thread_state import Answer, PostingPatch, settle
+from ..mail.settle import Answer, PostingPatch, settle
 from ..sources.unionfind import DisjointSets
 
 

@@ -1,11 +1,11 @@
-"""Which patches a maintainer's replies settle, and the posting's state (mail/thread_state.py)."""
+"""Which patches a maintainer's replies settle, and the posting's state (mail/settle.py)."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
 from reviewtool.mail.replies import read_reply_text
-from reviewtool.mail.thread_state import Answer, PostingPatch, settle
+from reviewtool.mail.settle import Answer, PostingPatch, settle
 
 T0 = datetime(2026, 3, 2, 9, tzinfo=timezone.utc)
 PATCHES = [PostingPatch("c@x", 0, "foo: rework"), PostingPatch("p1@x", 1, "foo: one"),

@@ -1,4 +1,4 @@
-"""Small helpers the learners share: counts in words, months, and the table in data/learn.toml."""
+"""Counts and dates in words, as the learned evidence says them ("97% of 1,204", "2022-06..2022-11"), and the table of data/learn.toml."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..model.series import Patch, Reply, Series, Trailer
-from .helpers import same_person
+from ..model.series import same_person
 from .registry import Hit, rule
 from .trailerlib import REVIEW_KEYS, accepted_by_b4, already_in_patch, corrected_line
 
