@@ -38,7 +38,13 @@ SETS = {
     "wireless-verdicts": ("wireless/verdicts", "cases"),
     "wireless-prefix": ("wireless/prefix-added", "cases"),
     "wireless-accepted": ("wireless/accepted", "accepted"),
+    "iwl-accepted": ("iwl/accepted", "accepted"),
+    "netfilter-accepted": ("netfilter/accepted", "accepted"),
+    "netfilter-userspace": ("netfilter/userspace", "accepted"),
 }
+# Lists whose trees have other names than the review's routes (iwl-net feeds net, nf-next
+# net-next): a route agrees when its tree is of the applied tree's kind (score_accepted --by-kind).
+BY_KIND = {"iwl-accepted", "netfilter-accepted", "netfilter-userspace"}
 
 
 def half_of(path: Path) -> str:
@@ -117,7 +123,8 @@ def score_set(name: str, half: str, jobs: int, extra: tuple[str, ...] = (), whic
 
     Path.glob = glob
     try:
-        res = mod.score(CASES / folder, "reviewtool", 1) if kind == "cases" else mod.score([CASES / folder], "reviewtool", 1)
+        res = (mod.score(CASES / folder, "reviewtool", 1) if kind == "cases"
+               else mod.score([CASES / folder], "reviewtool", 1, by_kind=name in BY_KIND))
     finally:
         Path.glob = real_glob
     return res, kind

@@ -1,18 +1,27 @@
 """The scores on real maintainer verdicts and accepted postings, pinned (a score test, not a timing
 test): the copies of ../shared/cases in fixtures/cases, scored by the project's copies of the shared
 scorers (benchmarks/scorers/), reviewing in process. A change that loses a hit, adds a false alarm,
-an error on an accepted posting or a wrong route fails here; an improvement raises the pins."""
+an error on an accepted posting or a wrong route fails here; an improvement raises the pins.
+
+Only half A is pinned (benchmarks/calibrate.py's split, by a hash of the file name): changes are
+decided on it. Half B is the held-out half, reported in the issue notes and docs/development.md,
+never pinned, so that no change is fitted to it."""
 
 import contextlib
 import importlib.util
 import io
 import json
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from conftest import FIXTURES, ROOT
 
 CASES = FIXTURES / "cases"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from calibrate import half_of  # noqa: E402
 
 
 def _scorer(name: str):
@@ -39,6 +48,12 @@ def _in_process(exe, mbox, extra=()):
 def scorer(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)  # not inside a repository: the scorers review without one
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    real_glob = Path.glob
+
+    def half_a(self, pattern):  # the scorers glob their folder: hand them half A only
+        return [p for p in real_glob(self, pattern) if p.suffix != ".mbox" or half_of(p) == "A"]
+
+    monkeypatch.setattr(Path, "glob", half_a)
 
     def load(name):
         module = _scorer(name)
@@ -50,18 +65,17 @@ def scorer(monkeypatch, tmp_path):
 
 def test_verdict_cases(scorer):
     res = scorer("score_cases").score(CASES / "verdicts", "reviewtool")
-    assert res["unreviewed"] == 0
-    assert res["expected"] == 36 and res["hit"] >= 36, res["missed_by_keyword"]
-    # Two alarms: the v1 of the be2net patch (the same words its v2 was told "not a fix" for), and
-    # b19's missing `wifi:` prefix, which the label files under subject:wrong-subsystem-prefix
-    # (history) where the vocabulary's subject:missing-subsystem-prefix names it.
-    assert res["false_alarms"] <= 2, res["alarms_by_rule"]
-    assert res["needs_repo"] == 6
+    assert len(res["cases"]) == 15 and res["unreviewed"] == 0
+    # Raised at warning or error; a18's missing Fixes tag is only noted (the patch names no bug
+    # the mail can show).
+    assert res["expected"] == 17 and res["hit"] >= 16, res["missed_by_keyword"]
+    assert res["false_alarms"] == 0, res["alarms_by_rule"]
 
 
 def test_accepted_postings(scorer):
     res = scorer("score_accepted").score([CASES / "accepted"], "reviewtool")
-    assert res["postings"] == 48 and res["unreviewed"] == 0
+    assert res["postings"] == 21 and res["unreviewed"] == 0
     assert res["with_error"] == 0, res["errors_by_rule"]
     assert res["wrong_tree"] == 0
-    assert res["tree_agrees"] == 48, [i["item"] for i in res["items"] if not i["tree_agrees"]]
+    assert res["tree_agrees"] == 21, [i["item"] for i in res["items"] if not i["tree_agrees"]]
+    assert res["warnings"] <= 6, res["warnings_by_rule"]

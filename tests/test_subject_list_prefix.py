@@ -19,3 +19,26 @@ def test_near_misses_keep_their_tags():
     plain = parse_subject("[Intel-wired-lan] meeting notes")
     assert (plain.list_prefix, plain.tags) == (None, ("Intel-wired-lan",))
     assert parse_subject("[iptables PATCH] nft: fix").list_prefix is None
+
+
+def test_a_required_prefix_is_asked_for_once_the_maintainers_add_it_to_every_patch(tmp_path, check_json):
+    """The wireless profile's `wifi:` (data: `since`, when posters were asked; `noted_since`, when
+    the maintainers began adding it to every patch they applied): from `noted_since` on, a summary
+    without it is edited when applied, so the author hears it at warning strength; before either
+    date, nothing is said (near miss)."""
+    from datetime import datetime, timezone
+
+    from mailfactory import Mail, hunk_diff, patch_body, thread, write
+
+    diff = hunk_diff("drivers/net/wireless/realtek/rtw88/pci.c", ["	return 0;"], ["	return ret;"])
+    mail = Mail("[PATCH] rtw88: fix the return value", patch_body(diff=diff), to="linux-wireless@vger.kernel.org")
+
+    def required(when):
+        res = check_json(write(tmp_path, thread(mail, start=when), f"{when:%Y%m%d}.mbox"))
+        return [f for f in res.json["findings"] if f["rule"] == "subject-format" and "'wifi:'" in f["message"]]
+
+    (added,) = required(datetime(2022, 7, 1, tzinfo=timezone.utc))
+    assert added["severity"] == "warning" and "added by the maintainers to every patch they apply" in added["message"]
+    (asked,) = required(datetime(2022, 9, 1, tzinfo=timezone.utc))
+    assert asked["severity"] == "warning" and "required since 2022-07-27" in asked["message"]
+    assert required(datetime(2022, 5, 1, tzinfo=timezone.utc)) == []

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Score reviewtool on postings that the maintainers applied as they were posted.
 
-reviewtool's copy of ../shared/eval/score_accepted.py, unchanged (kept beside score_cases.py so
-tests/test_scores.py and benchmarks/calibrate.py read one folder).
+reviewtool's copy of ../shared/eval/score_accepted.py, unchanged (tests/test_scores.py and
+benchmarks/calibrate.py read it from here, so the suite runs from a plain clone).
 
 Each item is NN-slug.mbox (the posting: cover letter and patches, no replies) and NN-slug.json
 with `applied_to` (the tree the maintainers applied it to, e.g. "net" or "net-next"),
@@ -20,6 +20,10 @@ What it counts, per posting:
   verdict routes some patch to a tree other than the one it was applied to.
 - tree agrees: every patch of the verdict is routed to the tree it was applied to.
 - warnings: counted by rule, to show which rules talk most on accepted work.
+
+--by-kind judges a route by the kind of tree (fixes or development) instead of its name, for lists
+whose trees have other names than the review's routes (iwl-net feeds net, nf-next feeds net-next):
+KINDS below lists the names it knows.
 """
 from __future__ import annotations
 
@@ -35,6 +39,15 @@ from collections import Counter
 from pathlib import Path
 
 TREE_RULES = {"tree-mismatch", "split-series", "fix-for-next-only-code"}
+KINDS = {**dict.fromkeys(("net", "nf", "iwl-net", "wireless", "bluetooth", "bpf", "ipsec", "mptcp-net"), "fixes"),
+         **dict.fromkeys(("net-next", "nf-next", "iwl-next", "wireless-next", "bluetooth-next", "bpf-next",
+                          "ipsec-next", "mptcp-next"), "development")}
+
+
+def same_tree(route, applied, by_kind: bool) -> bool:
+    if not by_kind:
+        return route == applied
+    return KINDS.get((route or "").lower(), route) == KINDS.get((applied or "").lower(), applied)
 
 
 def review(exe: str, mbox: Path, extra: tuple = ()) -> tuple[int, dict | None, str]:
@@ -58,7 +71,8 @@ def postings(dirs, sample: int | None = None) -> list[Path]:
     return found
 
 
-def score(dirs: list[Path], exe: str, jobs: int = 1, sample: int | None = None, extra: tuple = ()) -> dict:
+def score(dirs: list[Path], exe: str, jobs: int = 1, sample: int | None = None, extra: tuple = (),
+          by_kind: bool = False) -> dict:
     items = []
     mboxes = postings(dirs, sample)
     with ThreadPoolExecutor(max(1, jobs)) as pool:
@@ -71,12 +85,13 @@ def score(dirs: list[Path], exe: str, jobs: int = 1, sample: int | None = None, 
                   and not (f.get("rule") == "series-incomplete" and meta.get("complete_in_mbox") is False)]
         routes = [p.get("tree") for p in ((data or {}).get("verdict") or {}).get("patches") or []]
         tree_findings = [f["rule"] for f in fs if f.get("rule") in TREE_RULES]
-        wrong = bool(tree_findings) and any(t and t != applied for t in routes)
+        wrong = bool(tree_findings) and any(t and not same_tree(t, applied, by_kind) for t in routes)
         items.append({"item": f"{mbox.parent.name}/{mbox.stem}", "applied_to": applied,
                       "declared": meta.get("declared_tree"), "rc": rc,
                       "error": None if data else err.strip()[-200:], "errors": errors,
                       "wrong_tree": wrong, "tree_findings": tree_findings,
-                      "tree_agrees": bool(routes) and all(t == applied for t in routes), "routes": routes,
+                      "tree_agrees": bool(routes) and all(same_tree(t, applied, by_kind) for t in routes),
+                      "routes": routes,
                       "warnings": [f["rule"] for f in fs if f.get("severity") == "warning"],
                       "status": ((data or {}).get("verdict") or {}).get("status")})
     n = len(items)
@@ -98,13 +113,15 @@ def main() -> int:
     ap.add_argument("--sample", type=int, help="score a fixed random sample of this many postings")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--verbose", "-v", action="store_true")
+    ap.add_argument("--by-kind", action="store_true", help="a route agrees when its tree is of the applied tree's kind")
+    ap.add_argument("--profile", help="passed to check as --profile")
     a = ap.parse_args()
-    res = score(a.dirs, a.reviewtool, a.jobs, a.sample)
+    res = score(a.dirs, a.reviewtool, a.jobs, a.sample, ("--profile", a.profile) if a.profile else (), a.by_kind)
     if a.json:
         a.json.write_text(json.dumps(res, indent=1))
     if a.verbose:
         for i in res["items"]:
-            print(f"{i['item'][:52]:52} {i['declared'] or '-':9}-> {i['applied_to']:9} {i['status'] or '-':14}"
+            print(f"{i['item'][:52]:52} {i['declared'] or '-':9}-> {i['applied_to'] or '-':9} {i['status'] or '-':14}"
                   f" routes {','.join(t or '-' for t in i['routes']) or '-'}"
                   f"{'  WRONG-TREE ' + ' '.join(i['tree_findings']) if i['wrong_tree'] else ''}"
                   f"{'  errors ' + ' '.join(i['errors']) if i['errors'] else ''}"

@@ -1,10 +1,8 @@
 #!/usr/bin/env python3
 """Score reviewtool against real maintainer verdicts.
 
-reviewtool's copy of ../shared/eval/score_cases.py (the scorer the project is judged by), changed
-in one way only, marked "reviewtool's copy:" below: RULE_TO_KEYS maps the rules added since the
-shared copy was written (asked for in the issue notes). tests/test_scores.py runs it on the copies
-of the cases in fixtures/cases/.
+reviewtool's copy of ../shared/eval/score_cases.py, unchanged (tests/test_scores.py and
+benchmarks/calibrate.py read it from here, so the suite runs from a plain clone).
 
 Each case is NN-slug.mbox (the posting as it reached the list, without the verdict reply) and
 NN-slug.json, whose `expected_findings` lists what the maintainer actually raised, as keywords
@@ -13,9 +11,12 @@ are real but were not raised. See README.md beside this file for the vocabulary.
 
     python3 score_cases.py CASES_DIR [--reviewtool EXE] [--json OUT] [--verbose]
 
-Recall counts expected keywords that some finding of the review maps to; keywords that need the
-target project's repository (NEEDS_REPO) are counted apart, since the review runs without one. A warning or error whose
-keywords are in neither list is a false alarm; info findings never are. The mapping from rule
+Recall counts expected keywords that some warning or error of the review maps to: the maintainer
+objected, so a review that only notes the point (severity info) has not raised it; such keywords
+are counted apart as "noted only" (`--count-notes` counts them as hits, the scoring before
+2026-12-02). Keywords that need the target project's repository (NEEDS_REPO) are counted apart,
+since the review runs without one. A warning or error whose keywords are in neither list is a
+false alarm; info findings never are. The mapping from rule
 names to keywords is RULE_TO_KEYS below: a rule that is not in it maps to no keyword, so each of
 its warnings and errors counts as a false alarm until it is mapped here.
 """
@@ -78,11 +79,10 @@ RULE_TO_KEYS = {
     "patch-spans-trees": ["split:mixed-tree-patch"],
     "duplicate-trailer": ["tags:duplicate"],
     "cc-missing": ["recipients:missing"],
+    "discussion-in-log": ["body:email-discussion-in-log"],
+    "generic-address": ["sob:generic-address"],
+    "trailer-required": ["tags:missing-tested-on"],
 }
-# reviewtool's copy: rules added since the shared map (issue 19).
-RULE_TO_KEYS["discussion-in-log"] = ["body:email-discussion-in-log"]
-RULE_TO_KEYS["generic-address"] = ["sob:generic-address"]
-RULE_TO_KEYS["trailer-required"] = ["tags:missing-tested-on"]
 # What no review can see without the target project's repository (its history, its MAINTAINERS):
 # the scorers run `check` without one, so these are counted apart from recall.
 NEEDS_REPO = {"fixes:subject-mismatch", "fixes:wrong-target", "subject:wrong-subsystem-prefix",
@@ -111,7 +111,7 @@ def review(exe: str, mbox: Path) -> tuple[int, dict | None, str]:
         return r.returncode, None, r.stderr
 
 
-def score(cases_dir: Path, exe: str, jobs: int = 1) -> dict:
+def score(cases_dir: Path, exe: str, jobs: int = 1, count_notes: bool = False) -> dict:
     cases = []
     mboxes = sorted(Path(cases_dir).resolve().glob("*.mbox"))
     with ThreadPoolExecutor(max(1, jobs)) as pool:
@@ -122,18 +122,20 @@ def score(cases_dir: Path, exe: str, jobs: int = 1) -> dict:
         also = keywords_in(meta.get("also_acceptable"))
         if str(meta.get("diff_recovered", "")).startswith("not"):
             also.add("series:incomplete-in-input")  # the case holds only what could be recovered
-        raised, alarms = set(), []
+        raised, noted, alarms = set(), set(), []
         for f in (data or {}).get("findings") or []:
             keys = set(RULE_TO_KEYS.get(f.get("rule"), []))
-            raised |= keys
+            strong = f.get("severity") in ("error", "warning")
+            (raised if strong or count_notes else noted).update(keys)
             alarm = f"{f.get('rule')}@{f.get('patch')}"  # one per rule and patch, however many lines
-            if f.get("severity") in ("error", "warning") and not keys & (expected | also) and alarm not in alarms:
+            if strong and not keys & (expected | also) and alarm not in alarms:
                 alarms.append(alarm)
         repo_only = expected & NEEDS_REPO
         expected -= repo_only
         cases.append({"case": mbox.stem, "rc": rc, "error": None if data else err.strip()[-200:],
                       "expected": sorted(expected), "hit": sorted(expected & raised),
-                      "missed": sorted(expected - raised), "false_alarms": alarms,
+                      "missed": sorted(expected - raised), "noted_only": sorted((expected & noted) - raised),
+                      "false_alarms": alarms,
                       "needs_repo": sorted(repo_only), "needs_repo_hit": sorted(repo_only & raised),
                       "status": ((data or {}).get("verdict") or {}).get("status")})
     total = sum(len(c["expected"]) for c in cases)
@@ -141,6 +143,7 @@ def score(cases_dir: Path, exe: str, jobs: int = 1) -> dict:
     return {"cases": cases, "expected": total, "hit": hit, "recall": hit / total if total else 1.0,
             "needs_repo": sum(len(c["needs_repo"]) for c in cases),
             "needs_repo_hit": sum(len(c["needs_repo_hit"]) for c in cases),
+            "noted_only": sum(len(c["noted_only"]) for c in cases),
             "false_alarms": sum(len(c["false_alarms"]) for c in cases),
             "unreviewed": sum(1 for c in cases if c["error"] is not None),
             "missed_by_keyword": Counter(k for c in cases for k in c["missed"]).most_common(),
@@ -154,19 +157,23 @@ def main() -> int:
     ap.add_argument("--jobs", "-j", type=int, default=2, help="reviews run at once (default 2)")
     ap.add_argument("--json", type=Path, help="write the whole result here")
     ap.add_argument("--verbose", "-v", action="store_true", help="one line per case")
+    ap.add_argument("--count-notes", action="store_true", help="count info findings as hits too")
     a = ap.parse_args()
-    res = score(a.cases, a.reviewtool, a.jobs)
+    res = score(a.cases, a.reviewtool, a.jobs, a.count_notes)
     if a.json:
         a.json.write_text(json.dumps(res, indent=1))
     if a.verbose:
         for c in res["cases"]:
             print(f"{c['case'][:48]:48} {c['status'] or '-':14} hit {len(c['hit'])}/{len(c['expected'])}"
-                  f"  missed {' '.join(c['missed']) or '-'}  alarms {' '.join(c['false_alarms']) or '-'}"
+                  f"  missed {' '.join(c['missed']) or '-'}"
+                  + (f" (noted {' '.join(c['noted_only'])})" if c["noted_only"] else "")
+                  + f"  alarms {' '.join(c['false_alarms']) or '-'}"
                   + (f"  NOT REVIEWED: {c['error']}" if c["error"] else ""))
     print("missed:", " ".join(f"{k}x{n}" for k, n in res["missed_by_keyword"]) or "-")
     print("false alarms:", " ".join(f"{k}x{n}" for k, n in res["alarms_by_rule"]) or "-")
     n = len(res["cases"])
-    print(f"{n} cases: recall {res['hit']}/{res['expected']} = {res['recall']:.2f}; "
+    print(f"{n} cases: recall {res['hit']}/{res['expected']} = {res['recall']:.2f} "
+          f"(noted as info only: {res['noted_only']}); "
           f"false alarms {res['false_alarms']} ({res['false_alarms'] / n if n else 0:.2f} per case); "
           f"not reviewed {res['unreviewed']}; needing a repository (apart): "
           f"{res['needs_repo_hit']}/{res['needs_repo']}")

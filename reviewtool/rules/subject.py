@@ -110,17 +110,16 @@ def _required_prefix_problems(p: Patch, ctx) -> list[_Problem]:
         touched = [f.path for f in p.diff.files if any(f.path.startswith(x) for x in paths)]
         if not touched or summary.startswith(rp.exempt) or rp.prefix.lower() in _leading_prefixes(summary):
             continue
-        severity = rp.severity_at(p.date)
-        if severity is None:
+        convention = rp.convention_at(p.date)
+        if convention is None:
             continue
-        since = (f"required since {rp.since}" if severity == "warning"
-                 else f"added by the maintainers when applying since {rp.noted_since}, asked of posters since "
-                      f"{rp.since}")
+        since = (f"required since {rp.since}" if convention == "asked"
+                 else f"added by the maintainers to every patch they apply since {rp.noted_since}, asked of "
+                      f"posters since {rp.since}")
         out.append(_Problem("required", p.counter, f"the summary does not start with '{rp.prefix}', which "
                             f"{ctx.profile.name} patches carry ({since})", (p.subject.raw, touched[0]),
                             f"Start the summary with `{rp.prefix} `, before the driver or area: "
-                            f"`{rp.prefix} {summary}`" + (f" (source: {rp.source})" if rp.source else "") + ".",
-                            Severity.INFO if severity == "info" else None))
+                            f"`{rp.prefix} {summary}`" + (f" (source: {rp.source})" if rp.source else "") + "."))
     return out
 
 

@@ -72,16 +72,16 @@ class RequiredPrefix:
     exempt: tuple[str, ...] = ()  # summaries that keep their own convention ("dt-bindings:")
     source: str = ""
 
-    def severity_at(self, when: datetime | None) -> str | None:
-        """"warning", "info" or None (not yet a convention) for a posting sent at `when`."""
+    def convention_at(self, when: datetime | None) -> str | None:
+        """For a posting sent at `when`: "asked" once posters are asked for the prefix (`since`),
+        "added" once the maintainers add it to every patch they apply (`noted_since`: a summary
+        without it is edited when applied), None before either (not yet a convention)."""
         if when is None:
-            return "warning"
+            return "asked"
         day = (when.astimezone(timezone.utc) if when.tzinfo else when).date()
         if day >= self.since:
-            return "warning"
-        if self.noted_since is not None and day >= self.noted_since:
-            return "info"
-        return None
+            return "asked"
+        return "added" if self.noted_since is not None and day >= self.noted_since else None
 
 
 @dataclass(frozen=True)
