@@ -225,6 +225,8 @@ EDITS: list[tuple[str, str]] = [
     ('or the author takes it back or agrees to change it ("please drop this", "I will send a v2", "I\'ll change that", "I will remove the class": the `withdrawal` phrases)',
      'or the author takes it back ("please drop this": the `withdrawal` phrases) or promises to revise it ("I will '
      'send a v2", "I\'ll change that", "I will remove the class", "sorry about that": the `revision-promised` phrases)'),
+    # Issue 30 (verdicts at warning strength): a profile may make the missing prefix a note.
+    ("`subject_subsystem = false` turns it off)", "`subject_subsystem = false` turns it off, `\"info\"` makes it a note)"),
 ]
 
 # Headings renamed: old -> new (a heading must be a heading of some page, not just a phrase in one).

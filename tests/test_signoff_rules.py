@@ -171,3 +171,19 @@ def test_another_address_of_the_signer_is_told_by_the_name_forms(tmp_path, check
                                           ("Z <zuoqilinx@mail.example>", "zuoqilin <zuoqilin@work.example>"))):
         sev, message = severity(sender, signer, f"other{i}.mbox")
         assert sev == "warning" and "no sign-off at all" in message, (sender, signer)
+
+
+def test_a_nameless_gateway_carrying_the_authors_signed_patch_is_a_note(tmp_path, check_json):
+    """A bare address with no display name (a company's sending gateway) carrying the patch of the
+    in-body author, whose own sign-off is last: the author certified it, the mailbox only carried
+    it (a note). The same mail from a named person who did not sign off is a warning (near miss)."""
+    def hit_of(sender: str, name: str):
+        mbox = _signed(tmp_path, "Signed-off-by: Nick Chan <nick@corp.example>", sender=sender,
+                       inbody="Nick Chan <nick@corp.example>", name=name)
+        [hit] = hits(check_json(mbox, "--select", "signoff"), "signed-off-by-sender-last")
+        return hit
+
+    gateway = hit_of("gateway.corp@mail.example", "gateway.mbox")
+    assert gateway["severity"] == "info" and "without a person's name" in gateway["message"]
+    person = hit_of("Sam Sender <sam@mail.example>", "person.mbox")
+    assert person["severity"] == "warning" and "no sign-off at all" in person["message"]

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ..model.series import Patch, Person, Trailer
-from ..model.series import same_person
+from ..model.series import Patch, Person, Trailer, same_person
 from .registry import Hit, Severity, rule
 
 SOB = "signed-off-by"
@@ -140,7 +139,8 @@ def signed_off_by_sender_last(series, ctx):
     that rewrite From: for DMARC hide the sender (those mails are skipped). A sender who signed
     off, only not last (a colleague's sign-off was added after), or who signed with another
     address of theirs (`zuoqilin1@163.com` sending as `zuoqilin@yulong.com`), is a note: the
-    sender did certify the patch.
+    sender did certify the patch. So is a bare address with no name (a company's sending gateway)
+    carrying the patch of the in-body author, whose sign-off is the last: the author certified it.
     Source: kernel submitting-patches ("Sign your work": the SoB chain follows the patch's path).
     Bad:
       From: Sam Sender <sam@example.com>          (mail header)
@@ -159,15 +159,25 @@ def signed_off_by_sender_last(series, ctx):
             continue
         earlier = [t for t in sobs[:-1] if same_person(p.sender, t.person)]
         alias = None if earlier else next((t for t in sobs if _same_under_another_address(p.sender, t.person)), None)
+        relay = not (earlier or alias) and _relay(p, last)
         where = (f"the sender's sign-off is at line {earlier[-1].lineno}, not last" if earlier
                  else f"the sender seems to be {alias.person}, signing with another address" if alias
-                 else "the sender has no sign-off at all")
+                 else "sent from a mailbox without a person's name, for the in-body author, who signed off last"
+                 if relay else "the sender has no sign-off at all")
         yield Hit(f"sent by {p.sender}, but the last Signed-off-by is {last.person}; {where}", patch=p.counter,
                   evidence=(f"mail From: {p.sender}",) + tuple(t.line for t in sobs),
-                  severity=Severity.INFO if earlier or alias else None,
+                  severity=Severity.INFO if earlier or alias or relay else None,
                   advice=f"If {p.sender} handled the patch, add `Signed-off-by: {p.sender}` as the last "
                          "sign-off; if it is the same person with another address, sign off with the "
                          "address you send from.")
+
+
+def _relay(p: Patch, last: Trailer) -> bool:
+    """The mail was sent from a bare address (no display name: a company's sending gateway) for the
+    in-body author, whose own sign-off is the last: the author certified the patch, and the mailbox
+    only carried it. A named person sending someone else's patch handled it, and must sign off."""
+    nameless = not p.sender.name.strip() or p.sender.name.strip().lower() == p.sender.email.lower()
+    return nameless and p.author != p.sender and same_person(p.author, last.person)
 
 
 def _letters(text: str) -> str:

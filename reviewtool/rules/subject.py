@@ -150,10 +150,12 @@ def _patch_problems(series: Series, p: Patch, ctx) -> list[_Problem]:
     summary = s.summary.strip()
     if not summary or prefix or s.pull:
         return out
-    if (ctx.setting("subject_subsystem", True) and not s.subsystem and not _REVERT_RE.match(summary)):
+    wanted = ctx.setting("subject_subsystem", True)  # true, false, or "info": a project where it is a habit
+    if wanted and not s.subsystem and not _REVERT_RE.match(summary):
         out.append(_Problem("subsystem", p.counter, "the summary has no `subsystem:` prefix", (s.raw,),
                             "Start the summary with the area it changes, as earlier commits to the same files "
-                            "do (`git log --oneline -- <file>`), e.g. `net: sched: fix ...`."))
+                            "do (`git log --oneline -- <file>`), e.g. `net: sched: fix ...`.",
+                            Severity.INFO if wanted == "info" else None))
     limit = ctx.setting("subject_max")
     # A revert's summary is the reverted commit's, quoted: its length is not the author's choice.
     if limit and len(summary) > int(limit) and not _REVERT_RE.match(summary):

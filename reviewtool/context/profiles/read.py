@@ -128,7 +128,8 @@ def read_profile(name: str, data: dict[str, Any], origin: str) -> Profile:
 # file's mistake (exit 2) and not a ValueError in a rule (exit 3). Others are the rules' own.
 _WHOLE = ("max_patches", "cover_letter_min", "subject_max", "fix_size_limit")
 _HOURS = ("repost_min_hours",)
-_SWITCHES = ("fix_tree_requires_fixes", "pw_bot", "cc_from_trailers", "subject_subsystem")
+_SWITCHES = ("fix_tree_requires_fixes", "pw_bot", "cc_from_trailers")
+_SWITCH_OR_NOTE = ("subject_subsystem",)  # true, false, or "info": asked for, but only noted
 SEVERITIES = ("error", "warning", "info")
 
 
@@ -141,6 +142,8 @@ def _settings(settings: dict[str, Any], origin: str, name: str) -> dict[str, Any
             expected = "a number of hours, 0 or more"
         elif key in _SWITCHES and not isinstance(value, bool):
             expected = "true or false"
+        elif key in _SWITCH_OR_NOTE and not isinstance(value, bool) and value != "info":
+            expected = 'true, false or "info"'
         else:
             continue
         raise ConfigError(f"{origin}: profile {name!r}: settings.{key} must be {expected}, not {value!r}")
