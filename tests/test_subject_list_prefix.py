@@ -42,3 +42,21 @@ def test_a_required_prefix_is_asked_for_once_the_maintainers_add_it_to_every_pat
     (asked,) = required(datetime(2022, 9, 1, tzinfo=timezone.utc))
     assert asked["severity"] == "warning" and "required since 2022-07-27" in asked["message"]
     assert required(datetime(2022, 5, 1, tzinfo=timezone.utc)) == []
+
+
+def test_the_bus_drivers_the_wireless_list_carries_keep_their_own_prefix(tmp_path, check_json):
+    """`wifi:` is the 802.11 code's (the entry's paths); bcma and ssb, on the same list, keep
+    `bcma:`/`ssb:`. A driver under drivers/net/wireless/ is asked for it (near miss)."""
+    from datetime import datetime, timezone
+
+    from mailfactory import Mail, hunk_diff, patch_body, thread, write
+
+    def required(path: str, subject: str):
+        diff = hunk_diff(path, ["	return 0;"], ["	return ret;"])
+        mail = Mail(f"[PATCH] {subject}", patch_body(diff=diff), to="linux-wireless@vger.kernel.org")
+        res = check_json(write(tmp_path, thread(mail, start=datetime(2024, 3, 8, tzinfo=timezone.utc)), "p.mbox"))
+        return [f for f in res.json["findings"] if f["rule"] == "subject-format" and "'wifi:'" in f["message"]]
+
+    assert required("drivers/bcma/host_soc.c", "bcma: convert to the remove callback returning void") == []
+    assert required("drivers/ssb/main.c", "ssb: make ssb_bustype const") == []
+    assert len(required("drivers/net/wireless/broadcom/b43/main.c", "b43: make b43_bustype const")) == 1

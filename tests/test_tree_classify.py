@@ -150,3 +150,32 @@ def test_docs_only(tmp_path):
     p = one_patch(tmp_path, "docs: net: describe foo", modify("Documentation/networking/foo.rst", ["More text."]),
                   tree="net-next").of(1)
     assert p.kind == "docs" and p.tree == "net-next"
+
+
+def test_what_such_code_tends_to_end_in_is_no_bug_told_of_this_code(tmp_path):
+    """A tree-wide conversion explains the interface it retires ("this typically results in
+    resource leaks"): said of a kind of code, not of this driver; the patch is the clean-up its
+    summary says. The same words told of this code are a bug (near miss)."""
+    diff = modify("drivers/net/ethernet/foo/foo.c", ["	.remove_new = foo_remove,"], ["	.remove = foo_remove,"])
+    retiring = ("The remove callback returns an int which drivers think they can use for error handling. "
+                "The value is ignored, and this typically results in resource leaks.\n\n"
+                "Convert this driver to the callback returning void; it always returned zero.")
+    c = one_patch(tmp_path, "net: foo: convert to the remove callback returning void", diff, retiring,
+                  tree="net-next", name="tendency.mbox")
+    assert (c.patches[0].kind, c.patches[0].basis) == ("development", "cleanup")
+    told = ("foo_remove() returns early when the PHY is gone, and this results in resource leaks: "
+            "the rings stay mapped.\n\nFree the rings first.")
+    c = one_patch(tmp_path, "net: foo: free the rings in foo_remove()", diff, told, tree="net-next", name="told.mbox")
+    assert (c.patches[0].kind, c.patches[0].basis) == ("fix", "description")
+
+
+def test_a_problem_the_patch_creates_is_a_bug_told_a_class_of_problems_is_not(tmp_path):
+    diff = modify("drivers/net/ethernet/foo/foo.c", ["	skb->pkt_type = PACKET_HOST;"])
+    created = ("The bridge leaves pkt_type as it found it after the hook, and this creates issues such as "
+               "ICMP errors that are never sent.\n\nReset it after the hook.")
+    c = one_patch(tmp_path, "net: foo: reset pkt_type after the hook", diff, created, tree="net-next", name="c.mbox")
+    assert (c.patches[0].kind, c.patches[0].basis) == ("fix", "description")
+    avoided = ("Keep pkt_type in one place, to avoid problems such as the ones other drivers had.\n\n"
+               "Move the assignment to the helper.")
+    c = one_patch(tmp_path, "net: foo: set pkt_type in the helper", diff, avoided, tree="net-next", name="a.mbox")
+    assert c.patches[0].kind == "development"

@@ -118,10 +118,12 @@ def test_fixes_missing_for_a_fix_tree_then_retargeted(check_json):
 def test_fixes_missing_severity_comes_from_the_profile(check_json):
     autosel = check_json(CORPUS / "netfilter-devel/autosel-4.19-01-of-42-partial.mbox", *TREE)
     assert {f["severity"] for f in hits(autosel, "fixes-missing")} == {"info"}  # generic profile
-    # User space on netfilter-devel: the kernel trees do not apply, so a warning, not an error.
+    # User space on netfilter-devel: the projects apply fixes without Fixes tags (7 of 32 fixes of
+    # half A of cases/netfilter/userspace), so the netfilter-userspace profile makes it a note.
     ipt = check_json(CORPUS / "netfilter-devel/iptables-covscan-fixes-0-6.mbox", *TREE)
     (hit,) = hits(ipt, "fixes-missing")
-    assert hit["patch"] == 4 and hit["severity"] == "warning"
+    assert hit["patch"] == 4 and hit["severity"] == "info"
+
 
 
 def test_tree_tag_missing(check_json, tmp_path):

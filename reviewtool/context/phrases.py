@@ -33,6 +33,11 @@ _OCCURRED_RE = re.compile(r"\b(?:syzbot|syzkaller|hits?|triggers?|triggered|happ
                           re.I)
 # A hypothetical: "avoids any future deadlock" describes robustness, not a bug users hit.
 _FUTURE_RE = re.compile(r"\b(?:future|in\s+case\s+\w+\s+(?:ever|later))\b", re.I)
+# What such code tends to end in, said of a kind of code ("returning an error code from .remove()
+# is ignored, and this typically results in resource leaks": the reason a tree-wide conversion
+# gives for an interface), not a bug told of this code ("this results in a leak").
+_TENDENCY_RE = re.compile(r"\b(?:typically|usually|generally|commonly|often|tends?\s+to)\s+"
+                          r"(?:results?|leads?|causes?|ends?\s+up)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,7 @@ class Meaning:
         # Only the words near the phrase qualify it (and a huge sentence costs no more to read).
         before, after = text[max(0, m.start() - 200): m.start()], text[m.end(): m.end() + 400]
         if self.negate and (_NEGATED_RE.search(before[-60:]) or _FUTURE_RE.search(before[-40:])
+                            or _TENDENCY_RE.search(before[-40:] + m.group(0))
                             or (not phrase.keeps_not and _INNER_NOT_RE.search(m.group(0)))):
             return False
         if self.contrast:
