@@ -57,9 +57,10 @@ def test_a_bug_told_in_prose_is_a_fix(tmp_path, check_json):
         assert hits(res, "fixes-missing"), message
         (doubt,) = hits(res, "tree-mismatch")  # a fix for net-next without Fixes: which tree is a doubt
         assert "it may be net material" in doubt["message"]
-    # A change that reduces contention describes no bug.
-    res = one(tmp_path, check_json, "[PATCH net-next] bonding: use a read-write lock",
-              "Readers wait on rtnl_mutex for a long time. This change reduces the lock contention.", name="rw.mbox")
+    # A change that makes a lock cheaper to take describes no bug.
+    res = one(tmp_path, check_json, "[PATCH net-next] net: foo: take the stats lock for reading",
+              "Lookups only read the table. Take the lock for reading, so they stop queueing behind each other.",
+              name="rw.mbox")
     assert not hits(res, "tree-mismatch") and not hits(res, "fixes-missing")
 
 
@@ -141,5 +142,5 @@ def test_resend_that_only_adds_recipients_is_not_a_new_version(tmp_path, check_j
         again = Mail("[PATCH RESEND net-next] net: foo: add the bar knob", patch_body("Add it.", notes=note))
         assert not hits(check_json(write(tmp_path, thread(again), f"r{i}.mbox")), "version-not-bumped"), note
     again = Mail("[PATCH RESEND net-next] net: foo: add the bar knob",
-                 patch_body("Add it.", notes="Resend to address the comments raised by Rob."))
+                 patch_body("Add it.", notes="Resent to fix the error path the review pointed at."))
     assert hits(check_json(write(tmp_path, thread(again), "changed.mbox")), "version-not-bumped")

@@ -63,3 +63,30 @@ def test_cover_letter_unneeded_says_send_alone(tmp_path, check_json):
     assert hit["patch"] == 0 and "Send this patch alone" in hit["advice"]
     single = check_json(write(tmp_path, thread(*series_mails(1, cover=False)), "single.mbox"))
     assert "cover-letter-unneeded" not in single.rules()
+
+
+def _hits(res, rule):
+    return [f for f in res.json["findings"] if f["rule"] == rule]
+
+
+def test_a_partial_resend_is_asked_to_say_why(tmp_path, check_json):
+    """maintainer-netdev, "Partial resends": resend the whole series, never only some patches. A
+    RESEND of some patches of a series (the others may have been applied) is a warning that asks
+    the author to say so; the same holes without RESEND are an incomplete series (near miss)."""
+    mails = series_mails(3, cover=False, tree="net-next")
+    resent = [Mail(m.subject.replace("net-next", "RESEND net-next"), m.body) for m in mails[2:]]
+    (hit,) = _hits(check_json(write(tmp_path, thread(*resent), "resend.mbox")), "series-incomplete")
+    assert hit["severity"] == "warning" and "was resent" in hit["message"] and "say so below" in hit["advice"]
+    (hit,) = _hits(check_json(write(tmp_path, thread(*mails[2:]), "holes.mbox")), "series-incomplete")
+    assert hit["severity"] == "error"
+
+
+def test_a_cover_letter_alone_carrying_another_version_is_a_note(tmp_path, check_json):
+    """The patches apply as one series when only the cover letter's prefix slipped (`[PATCH v2 0/2]`
+    over `[PATCH 1/2]`, `[PATCH 2/2]`): a note. The same cover letter agreeing with its patches
+    says nothing (near miss)."""
+    mails = series_mails(2, tree="net-next")
+    slipped = [Mail(mails[0].subject.replace("net-next 0/2", "net-next v2 0/2"), mails[0].body), *mails[1:]]
+    (hit,) = _hits(check_json(write(tmp_path, thread(*slipped), "cover.mbox")), "series-numbering")
+    assert hit["severity"] == "info" and "different versions" in hit["message"]
+    assert not _hits(check_json(write(tmp_path, thread(*mails), "same.mbox")), "series-numbering")

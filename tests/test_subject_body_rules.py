@@ -3,7 +3,7 @@ with mailfactory: subject-format, commit-message-missing, commit-reference-forma
 trailer-block-broken, patch-corrupt, base-commit-missing."""
 
 from conftest import CORPUS
-from mailfactory import DEFAULT_DIFF, Mail, cover_body, patch_body, series_mails, thread, write
+from mailfactory import DEFAULT_DIFF, Mail, cover_body, hunk_diff, patch_body, series_mails, thread, write
 
 NF = CORPUS / "netfilter-devel"
 
@@ -346,13 +346,19 @@ def test_a_garbled_cover_letter_subject_keeps_its_version(tmp_path, check_json):
     assert res.json["verdict"]["patches"][0]["declared"] == "net"
 
 
-def test_a_message_that_is_only_an_aside(tmp_path, check_json):
-    res = check_json(single(tmp_path, "[PATCH net-next] net: foo: drop the msg.dev assignment",
-                            patch_body(message="(foo_submit() does not read this field.)"), name="aside.mbox"))
-    (hit,) = [f for f in res.json["findings"] if f["rule"] == "commit-message-missing"]
-    assert hit["severity"] == "info" and "only an aside in parentheses" in hit["message"]
-    # A sentence with a remark in parentheses is a description.
-    res = check_json(single(tmp_path, "[PATCH net-next] net: foo: drop the msg.dev assignment",
-                            patch_body(message="Drop the assignment (foo_submit() does not read it)."),
-                            name="sentence.mbox"))
-    assert not [f for f in res.json["findings"] if f["rule"] == "commit-message-missing"]
+def test_a_message_of_remarks_in_parentheses_describes_nothing(tmp_path, check_json):
+    """submitting-patches, "Describe your changes": there must be an underlying problem that
+    motivated the work, said in the message. Remarks in parentheses alone say no more than an
+    empty message: a warning, a note on a change of three lines or fewer, as for an empty one."""
+    def found(message: str, diff=None, name="p.mbox"):
+        body = patch_body(message=message) if diff is None else patch_body(message=message, diff=diff)
+        res = check_json(single(tmp_path, "[PATCH net-next] net: foo: rework the ring setup", body, name=name))
+        return [f for f in res.json["findings"] if f["rule"] == "commit-message-missing"]
+
+    big = hunk_diff("net/core/dev.c", ["	a();", "	b();", "	c();"], ["	x();", "	y();", "	z();"])
+    (hit,) = found("(Found by inspection.) (Untested.)", big, "two.mbox")
+    assert hit["severity"] == "warning" and "only a remark in parentheses" in hit["message"]
+    (hit,) = found("(Found by inspection.)", name="tiny.mbox")  # the default diff changes 2 lines
+    assert hit["severity"] == "info"
+    # A sentence with a remark in it describes the change (near miss).
+    assert found("Set the ring up once (the reset path did it twice).", big, "sentence.mbox") == []

@@ -179,3 +179,19 @@ def test_a_problem_the_patch_creates_is_a_bug_told_a_class_of_problems_is_not(tm
                "Move the assignment to the helper.")
     c = one_patch(tmp_path, "net: foo: set pkt_type in the helper", diff, avoided, tree="net-next", name="a.mbox")
     assert c.patches[0].kind == "development"
+
+
+def test_an_untagged_build_fix_goes_where_the_build_broke(tmp_path):
+    """stable-kernel-rules.rst counts "a build error" among the fixes a released kernel takes: an
+    untagged wireless patch whose summary says the build breaks goes to the fixes tree (the
+    profile's `fixes_when`); one that only tidies the build files waits for wireless-next (near miss)."""
+    diff = modify("drivers/net/wireless/ath/ath5k/Kconfig", ["	depends on LEDS_CLASS=y || LEDS_CLASS=MAC80211"])
+
+    def tree_of(summary: str, message: str, name: str) -> str | None:
+        body = patch_body(message, trailers="Signed-off-by: Jane Developer <jane@example.org>", diff=diff)
+        mail = Mail(f"[PATCH] {summary}", body, to="linux-wireless@vger.kernel.org")
+        return classify(write(tmp_path, thread(mail), name), "wireless").patches[0].tree
+
+    assert tree_of("wifi: ath5k: fix building with LEDS=m", "The driver fails to link when LEDS_CLASS is a "
+                   "module and ath5k is built in. Depend on it accordingly.", "bb.mbox") == "wireless"
+    assert tree_of("wifi: ath5k: sort the Kconfig entries", "Sort the entries by name.", "tidy.mbox") == "wireless-next"

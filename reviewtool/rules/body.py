@@ -58,8 +58,9 @@ def commit_message_missing(series, ctx):
     """Why: The commit message is what remains of the discussion in git history: it says what the
     problem is, why this change fixes it and how. Even a one-line fix needs a sentence; a reviewer
     cannot judge a change whose reason is not written down.
-    A change of up to three lines (a new device ID, say) is a note: maintainers apply those when
-    the subject says it all. So is a message that is only a remark in parentheses.
+    A message that is only remarks in parentheses says no more than an empty one. A change of up
+    to three lines (a new device ID, say) is a note: maintainers apply those when the subject says
+    it all.
     Source: kernel submitting-patches ("Describe your changes"); checkpatch COMMIT_MESSAGE.
     Bad:
       [PATCH net] net: foo: fix leak
@@ -85,33 +86,34 @@ def commit_message_missing(series, ctx):
         if p.subject.pull or not p.diff.has_diff:
             continue
         described = " ".join(line.strip() for _, line in _description_lines(p) if line.strip())
-        if described and _is_aside(described):
-            # "(spi_message_add_tail() does not access this field.)": a remark, not a description.
-            yield Hit(f"the commit message is only an aside in parentheses: {described[:80]!r}", patch=p.counter,
-                      evidence=(p.subject.raw, described[:160]), severity=Severity.INFO,
-                      advice="Say what the patch changes and why, as sentences of their own, above the trailers.")
+        aside = bool(described) and _only_asides(described)
+        if described and not aside:
             continue
-        if not described:
-            size = p.diff.insertions + p.diff.deletions
-            tiny = bool(p.diff.files) and size <= _TINY_CHANGE
-            yield Hit(("the commit message has no description, only trailers" if p.trailers else
-                       "the commit message is empty") + (f" (a {size}-line change)" if tiny else ""),
-                      patch=p.counter, evidence=(p.subject.raw,), severity=Severity.INFO if tiny else None,
-                      advice="Add a paragraph saying what is wrong, why, and how this patch fixes it, "
-                             "above the trailers.")
+        size = p.diff.insertions + p.diff.deletions
+        tiny = bool(p.diff.files) and size <= _TINY_CHANGE
+        what = (f"the commit message is only a remark in parentheses: {described[:80]!r}" if aside
+                else "the commit message has no description, only trailers" if p.trailers
+                else "the commit message is empty")
+        yield Hit(what + (f" (a {size}-line change)" if tiny else ""), patch=p.counter,
+                  evidence=(p.subject.raw,) + ((described[:160],) if aside else ()),
+                  severity=Severity.INFO if tiny else None,
+                  advice="Add a paragraph saying what is wrong, why, and how this patch fixes it, as sentences of "
+                         "their own above the trailers.")
 
 
-def _is_aside(text: str) -> bool:
-    """The whole text is one remark in parentheses: `(foo() does not read this field.)`."""
-    text = text.rstrip(".").strip()
-    if len(text) < 2 or text[0] != "(" or text[-1] != ")":
-        return False
-    depth = 0
-    for i, ch in enumerate(text):
-        depth += (ch == "(") - (ch == ")")
-        if depth == 0 and i < len(text) - 1:
-            return False  # the first parenthesis closes before the end: "(a) and (b)"
-    return depth == 0
+def _only_asides(text: str) -> bool:
+    """Nothing but remarks in parentheses ("(foo() does not read this field.)", "(Found by
+    inspection.) (Untested.)"): once every parenthesized part is taken out, no word is left.
+    A sentence with a remark in it ("Drop it (foo() never reads it).") is a description."""
+    depth, outside = 0, []
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")" and depth:
+            depth -= 1
+        elif depth == 0:
+            outside.append(ch)
+    return depth == 0 and "(" in text and not re.search(r"\w", "".join(outside))
 
 
 def _dump_paragraph_lines(lines: list[tuple[int, str]]) -> set[int]:

@@ -23,19 +23,19 @@ def discussion_in_log(series, ctx):
     Source: git-am(1) (in-body headers, --scissors); kernel submitting-patches ("The canonical
     patch format"); linux-wireless review ("This is malformed in patchwork").
     Bad:
-      On Wed, 7 Apr 2021, Heiner Kallweit wrote:
-      > Same fix is needed for iwl_pcie_gen2_enqueue_hcmd.
+      On Mon, 2 Nov 2026, Jane Reviewer wrote:
+      > The same fix is needed in foo_close().
 
-      Makes sense.
+      Good point, updated.
 
-      From: Jiri Kosina <jkosina@suse.cz>
-      Subject: [PATCH] iwlwifi: Fix softirq/hardirq disabling ...
+      From: Jane Developer <jane@example.org>
+      Subject: [PATCH] net: foo: free the ring in foo_close() too
     Good:
-      Makes sense, patch below.
+      Good point, updated patch below.
 
       -- >8 --
-      From: Jiri Kosina <jkosina@suse.cz>
-      Subject: [PATCH] iwlwifi: Fix softirq/hardirq disabling ...
+      From: Jane Developer <jane@example.org>
+      Subject: [PATCH] net: foo: free the ring in foo_close() too
       (or the patch as a mail of its own, from git send-email)
     """
     for p in series.patches:
