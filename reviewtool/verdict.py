@@ -51,8 +51,15 @@ def _step(f: Finding) -> str:
 
 
 def _is_doubt(f: Finding, classification: Classification | None) -> bool:
-    """A tree-mismatch finding that keeps the author's tree (see context/classify/series.py `doubt`)."""
-    pc = classification.of(f.patch) if classification is not None and f.patch is not None else None
+    """A tree finding that keeps the author's tree (see context/classify/series.py `doubt`): a
+    tree-mismatch on a doubtful patch, or a split-series that rests on doubts alone (no patch is
+    certain to belong elsewhere)."""
+    if classification is None:
+        return False
+    if f.rule == "split-series":
+        pcs = classification.patches
+        return any(pc.doubtful for pc in pcs) and not any(pc.certain and pc.tree != pc.declared for pc in pcs)
+    pc = classification.of(f.patch) if f.patch is not None else None
     return pc is not None and pc.doubtful
 
 
@@ -90,11 +97,14 @@ def series_verdict(series: Series, findings: Iterable[Finding],
         f = by_rule.get("series-incomplete", [None])[0]
         step = _step(f) if f else "Ask for the missing patches " + ", ".join(map(str, series.missing)) + "."
         return Verdict("incomplete", step, "series-incomplete" if f else None, patches)
-    doubts = [f for f in by_rule.get("tree-mismatch", []) if _is_doubt(f, classification)]
-    if doubts:
-        by_rule["tree-mismatch"] = [f for f in by_rule["tree-mismatch"] if f not in doubts]
-        if not by_rule["tree-mismatch"]:
-            del by_rule["tree-mismatch"]
+    # the series' doubt first: its advice says how to split; a patch's doubt says what to settle
+    doubts = [f for name in ("split-series", "tree-mismatch") for f in by_rule.get(name, [])
+              if f.severity is not Severity.INFO and _is_doubt(f, classification)]
+    for name in ("split-series", "tree-mismatch"):
+        if name in by_rule:
+            by_rule[name] = [f for f in by_rule[name] if f not in doubts]
+            if not by_rule[name]:
+                del by_rule[name]
     for name in WRONG_TREE_RULES:
         # a note (info) is not an objection: a driver-tree split hint never makes a series wrong-tree
         hits = [f for f in by_rule.get(name, ()) if f.severity is not Severity.INFO]

@@ -78,4 +78,6 @@ def test_accepted_postings(scorer):
     assert res["with_error"] == 0, res["errors_by_rule"]
     assert res["wrong_tree"] == 0
     assert res["tree_agrees"] == 21, [i["item"] for i in res["items"] if not i["tree_agrees"]]
-    assert res["warnings"] <= 6, res["warnings_by_rule"]
+    # next18's fix of a deadlock regression, Fixes-tagged, for net-next: the doubt a maintainer raises
+    # on the mail alone (its target was only in net-next, which the mail cannot show) is one of them.
+    assert res["warnings"] <= 7, res["warnings_by_rule"]

@@ -40,6 +40,42 @@ def test_a_fixes_tagged_patch_for_net_next_keeps_its_tree_and_notes_what_was_not
     assert any("was not checked (needs --repo" in n for n in res.json["summary"]["notes"])
 
 
+def test_a_fixes_tagged_fix_of_a_failure_users_meet_is_asked_about_on_the_mail_alone(tmp_path, check_json):
+    """maintainer-netdev: net is for fixes to code already in Linus's tree. A net-next patch whose
+    summary names a failure users meet (a use-after-free, a deadlock, a regression) and carries a
+    Fixes tag is what a maintainer asks about on the mail alone: a warning that says what settles
+    it, the tree kept. A bare "fix" (near miss above) and the author's own word (below) are not."""
+    res = one(tmp_path, check_json, "[PATCH net-next] net: foo: fix use-after-free in foo_remove()",
+              "foo_remove() frees the ring while napi still polls it.", FIX_TRAILERS, name="uaf.mbox")
+    (hit,) = hits(res, "tree-mismatch")
+    assert hit["severity"] == "warning" and "it may be net material" in hit["message"]
+    assert "'use-after-free'" in hit["message"] and "say so below `---`" in hit["advice"]
+    assert routes(res) == [(1, "net-next")]
+    assert res.json["verdict"]["status"] == "ready" and res.json["verdict"]["next_step"].startswith("Settle the tree")
+    said = one(tmp_path, check_json, "[PATCH net-next] net: foo: fix use-after-free in foo_remove()",
+               "foo_remove() frees the ring while napi still polls it. The bug is only in net-next.",
+               FIX_TRAILERS, name="said.mbox")
+    assert not hits(said, "tree-mismatch")
+
+
+def test_a_net_next_series_carrying_such_a_fix_is_asked_to_send_it_alone_first(tmp_path, check_json):
+    fix = patch_body("foo_remove() frees the ring while napi still polls it.\n\nDisable napi first.",
+                     trailers=FIX_TRAILERS)
+    mails = [Mail("[PATCH net-next 0/3] foo: ring size knob", cover_body("Make the ring size tunable.")),
+             Mail("[PATCH net-next 1/3] net: foo: fix use-after-free in foo_remove()", fix),
+             Mail("[PATCH net-next 2/3] net: foo: add a ring size knob", patch_body("Add the knob.")),
+             Mail("[PATCH net-next 3/3] net: foo: add ring statistics", patch_body("Count ring refills."))]
+    res = check_json(write(tmp_path, thread(*mails, start=OPEN), "mixed.mbox"))
+    (hit,) = hits(res, "split-series")
+    assert hit["severity"] == "warning" and "net material if the commit it fixes is in net" in hit["message"]
+    assert "send patch 1 alone to net" in hit["advice"] and "patches 2, 3 to net-next" in hit["advice"]
+    assert res.json["verdict"]["status"] == "ready"  # a doubt: the maintainer settles it, nothing moves
+    # The same series whose fix names no failure (a bare "fix") raises nothing (near miss).
+    mails[1] = Mail("[PATCH net-next 1/3] net: foo: fix the bar length", patch_body("Read it after setting it.",
+                                                                                    trailers=FIX_TRAILERS))
+    assert not hits(check_json(write(tmp_path, thread(*mails, start=OPEN), "bare.mbox")), "split-series")
+
+
 def test_the_author_saying_the_bug_is_only_in_net_next_settles_it(tmp_path, check_json):
     res = one(tmp_path, check_json, "[PATCH net-next] net: foo: fix the bar length",
               "The bar length is read before it is set.\n\nThe issue does not exist in the net tree, so the "

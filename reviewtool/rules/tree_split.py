@@ -50,6 +50,8 @@ def split_series(series, ctx):
     declared = cls.declared
     if cls.fixes_tree is None or cls.development_tree is None:
         return
+    if declared is not None and declared.kind == "development":
+        yield from _fix_inside_development_series(series, cls, ctx)
     fixes = [pc.counter for pc in cls.patches if pc.tree == cls.fixes_tree]
     dev = [pc.counter for pc in cls.patches if pc.tree == cls.development_tree]
     if declared is None:
@@ -76,6 +78,24 @@ def split_series(series, ctx):
     yield Hit(f"the series mixes fixes for {cls.fixes_tree} ({_plural(fixes)}) with {cls.development_tree} work "
               f"({_plural(dev)})", evidence=tuple(evidence),
               advice=_group_advice(cls, fixes, dev, int(ctx.setting("cover_letter_min", 3)), closed))
+
+
+def _fix_inside_development_series(series, cls: Classification, ctx):
+    """A development series carrying a Fixes-tagged fix for a failure users meet (tree-mismatch's
+    doubt) beside its new work: the fix may belong in the fixes tree, alone and first."""
+    fixes = [pc.counter for pc in cls.patches if pc.doubtful and pc.fixes and pc.doubt_tree == cls.fixes_tree]
+    dev = [pc.counter for pc in cls.patches if pc.counter not in fixes and pc.tree == cls.development_tree]
+    if not fixes or not dev:
+        return
+    ft, dt = cls.fixes_tree, cls.development_tree
+    group = _group_advice(cls, fixes, dev, int(ctx.setting("cover_letter_min", 3)), "")
+    yield Hit(f"{_plural(fixes)} of this {dt} series {'fixes' if len(fixes) == 1 else 'fix'} a failure users meet "
+              f"and {'carries' if len(fixes) == 1 else 'carry'} a Fixes tag, beside {dt} work ({_plural(dev)}): "
+              f"{ft} material if the commit {'it fixes is' if len(fixes) == 1 else 'they fix are'} in {ft}",
+              severity=Severity.WARNING,
+              evidence=tuple(e for c in fixes for e in cls.of(c).doubt_evidence[:2]),
+              advice=f"If the commit {_plural(fixes)} {'fixes is' if len(fixes) == 1 else 'fix are'} in {ft}: "
+                     f"{group[0].lower()}{group[1:]} If it is only in {dt}, keep the series and say so below `---`.")
 
 
 def _foreign(series, ctx):

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .diff_evidence import Signal, summarize
-from ..phrases import PhraseHit
+from ..phrases import PhraseHit, meaning
 from .reading import PatchReading
 
 # What a development kind may rest on to tell the author the tree is wrong: what the diff adds, a
@@ -79,6 +79,19 @@ def _cosmetic(r: PatchReading, subject: str) -> Signal | None:
     if r.crash or (bug is not None and bug.phrase in _STRONG_BUG):
         return None  # the words name a bug; the tool or comment beside them says how it was found
     return Signal(hit.key, "a cosmetic change", subject, f"(the subject says '{hit.words}')")
+
+
+def failure_named(r: PatchReading, subject: str) -> Signal | None:
+    """The failure users meet that a patch names: its summary says what goes wrong ("fix
+    use-after-free in teardown", "fix regression with ...", "fix deadlock") or its message quotes
+    a crash report. Not a bare "fix" (of a log message, a loop, a warning): what a Fixes-tagged
+    patch sent to the development tree is asked about."""
+    bug = next((h for h in meaning("bug-summary").all((r.summary,)) if h.phrase in _STRONG_BUG), None)
+    if bug is not None:  # "fix regression with ...": the words after the "fix" name the failure
+        return Signal(bug.key, f"the subject says '{bug.words}'", subject)
+    if r.crash:
+        return Signal("crash-report/report", "the message quotes a crash report", r.crash)
+    return None
 
 
 def cleanup(r: PatchReading, subject: str) -> Signal | None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from ...model.series import Patch, Series, is_pull_request
-from .kind import Kind, kind_of, not_needed
+from .kind import Kind, failure_named, kind_of, not_needed
 from .diff_evidence import FixesTag, Signal
 from .targets import TargetFacts, missing_tree_refs, target_facts
 from .cover import cover_cleanups, is_preparation
@@ -147,7 +147,18 @@ def _fix_for_development(d: _Draft, series: Series, t: _Trees, quiet: bool) -> _
     if said is not None:
         return replace(keep, reasons=(f"the author says the bug is only in {dev.name}: '{said.text}'",))
     if d.reading.fixes:
-        return replace(keep, reasons=(f"whether the Fixes target is already in {fixes.name} was not checked",))
+        unchecked = f"whether the Fixes target is already in {fixes.name} was not checked"
+        named = None if quiet else failure_named(d.reading, p.subject.raw)
+        if named is None:
+            return replace(keep, reasons=(unchecked,))
+        # A maintainer asks this of the mail alone: a fix for released code goes to the fixes tree.
+        tag = d.reading.fixes[0]
+        return replace(keep, reasons=(unchecked,), doubt=f"it fixes a failure users meet ({named.reason}) and carries '{tag.line}'",
+                       doubt_tree=fixes.name,
+                       settle=f"If the commit it fixes is in {fixes.name} (in a release), send it as "
+                              f"[PATCH {fixes.name}], on its own; if that commit is only in {dev.name}, say so below "
+                              f"`---` (with --repo and the trees' refs, the review checks it).",
+                       doubt_evidence=(tag.line, named.evidence))
     why = f"without a Fixes tag, whether the bug is already in {fixes.name} is unknown"
     if quiet:
         return replace(keep, reasons=(why,))
