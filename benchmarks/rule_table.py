@@ -35,7 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from calibrate import CASES, SETS, _init_worker, half_of, review_one, scorer  # noqa: E402
 
-ACCEPTED = ("netdev-accepted", "wireless-accepted")
+ACCEPTED = ("netdev-accepted", "wireless-accepted", "iwl-accepted", "netfilter-accepted", "netfilter-userspace")
 VERDICTS = ("netdev-verdicts", "wireless-verdicts", "wireless-prefix")
 # Rules whose findings rest on the classification (the phrases decide them).
 CLASS_RULES = {"tree-mismatch", "fixes-missing", "fixes-not-needed", "split-series", "tree-tag-missing",
@@ -82,28 +82,33 @@ def _meanings() -> dict[str, list[str]]:
 
 
 LISTS = {"netdev": (("netdev-accepted",), ("netdev-verdicts",)),
-         "wireless": (("wireless-accepted",), ("wireless-verdicts", "wireless-prefix"))}
+         "wireless": (("wireless-accepted",), ("wireless-verdicts", "wireless-prefix")),
+         "iwl": (("iwl-accepted",), ()),
+         "netfilter": (("netfilter-accepted", "netfilter-userspace"), ())}
 
 
 def _warned(review: dict | None) -> set[str]:
     return {f["rule"] for f in (review or {}).get("findings", []) if f.get("severity") in ("warning", "error")}
 
 
-def rule_rows(data, accepted, verdicts) -> dict[str, tuple[int, int, int]]:
-    """rule -> (postings applied as posted it warned on, verdict cases it found a raised point in,
-    verdict cases it warned on where nobody raised its point)."""
+def rule_rows(data, accepted, verdicts) -> dict[str, tuple[int, int, int, int]]:
+    """rule -> (postings applied as posted it warned on, verdict cases where it raised a point the
+    maintainer raised (at warning or error), verdict cases where it only noted such a point (info:
+    counted as missed by the scorer), verdict cases where it warned on a point nobody raised)."""
     keys = scorer("cases", "project").RULE_TO_KEYS
-    fires, finds, alarms = Counter(), Counter(), Counter()
+    fires, finds, noted, alarms = Counter(), Counter(), Counter(), Counter()
     for name in accepted:
         for _meta, (_rc, review, _err), _ph in data[name]:
             fires.update(_warned(review))
     for name in verdicts:
         for meta, (_rc, review, _err), _ph in data[name]:
             expected = set(meta.get("expected_findings") or [])
-            finds.update(r for r in {f["rule"] for f in (review or {}).get("findings", [])}
-                         if set(keys.get(r, ())) & expected)
+            raised = {r for r in _warned(review) if set(keys.get(r, ())) & expected}
+            finds.update(raised)
+            noted.update(r for r in {f["rule"] for f in (review or {}).get("findings", [])}
+                         if set(keys.get(r, ())) & expected and r not in raised)
             alarms.update(r for r in _warned(review) if not set(keys.get(r, ())) & expected)
-    return {r: (fires[r], finds[r], alarms[r]) for r in set(fires) | set(finds) | set(alarms)}
+    return {r: (fires[r], finds[r], noted[r], alarms[r]) for r in set(fires) | set(finds) | set(noted) | set(alarms)}
 
 
 def phrase_rows(data, accepted, verdicts) -> dict[str, tuple[int, int, int]]:
@@ -147,18 +152,21 @@ def _verdict(fired: int, found: int) -> str:
 def render(data, half: str) -> str:
     sizes = ", ".join(f"{n} {len(data[n])}" for n in ACCEPTED + VERDICTS)
     lines = [f"half {half} of ../shared/cases: {sizes}", "",
-             "A rule: postings applied as posted that it warned on (acc), verdict cases where it found a point the",
-             "maintainer raised (finds), verdict cases where it warned on a point nobody raised (alarms).", "",
-             f"{'rule':34}" + "".join(f"{l + ': acc finds alarms':>30}" for l in LISTS),
-             "-" * (34 + 30 * len(LISTS))]
+             "A rule: postings applied as posted that it warned on (acc), verdict cases where it raised a point",
+             "the maintainer raised, at warning or error (finds), verdict cases where it only noted such a point",
+             "(noted: the scorer counts it missed), verdict cases where it warned on a point nobody raised",
+             "(alarms). iwl and netfilter have applied postings only: no rule is marked there.", "",
+             f"{'rule':34}" + "".join(f"{l + ': acc finds noted alarms':>36}" for l in LISTS),
+             "-" * (34 + 36 * len(LISTS))]
     per = {l: rule_rows(data, *sets) for l, sets in LISTS.items()}
     rules = sorted({r for rows in per.values() for r in rows},
-                   key=lambda r: (-sum(per[l].get(r, (0, 0, 0))[0] for l in LISTS), r))
+                   key=lambda r: (-sum(per[l].get(r, (0, 0, 0, 0))[0] for l in LISTS), r))
     for r in rules:
         cells = []
         for l in LISTS:
-            f, h, a = per[l].get(r, (0, 0, 0))
-            cells.append(f"{f:>12d} {h:>5d} {a:>6d} {_verdict(f, h):>5}")
+            f, h, n, a = per[l].get(r, (0, 0, 0, 0))
+            mark = _verdict(f, h) if LISTS[l][1] else ""  # no verdicts: nothing to weigh the alarms against
+            cells.append(f"{f:>12d} {h:>5d} {n:>5d} {a:>6d} {mark:>5}")
         lines.append(f"{r:34}" + "".join(cells))
     lines += ["", "A phrase: postings applied as posted it fires in (acc), of them those where a patch's kind rests",
               "on it while a tree or Fixes rule warns on that patch (warns), verdict cases where it fires and a",
