@@ -1,7 +1,9 @@
 """A mailman list's subject prefix is the list's, not the patch's: `[Intel-wired-lan] [PATCH iwl-net]`
 reads as `[PATCH iwl-net]`, and the list's word is no tree tag. Near misses keep their tags."""
 
-from reviewtool.mail.subject import parse_subject
+from mailfactory import Mail, patch_body, thread, write
+
+from reviewtool.mail.subject import list_name_of, parse_subject
 
 
 def test_the_lists_prefix_is_set_apart():
@@ -60,3 +62,30 @@ def test_the_bus_drivers_the_wireless_list_carries_keep_their_own_prefix(tmp_pat
     assert required("drivers/bcma/host_soc.c", "bcma: convert to the remove callback returning void") == []
     assert required("drivers/ssb/main.c", "ssb: make ssb_bustype const") == []
     assert len(required("drivers/net/wireless/broadcom/b43/main.c", "b43: make b43_bustype const")) == 1
+
+
+def test_a_prefix_named_after_the_list_that_delivered_it():
+    # `[LTP]` has no list's shape; the List-Id says it is the list's own
+    lid = list_name_of("Linux Test Project <ltp.lists.example.org>")
+    assert lid == "ltp" and list_name_of("ovs-dev.openvswitch.example") == "ovs-dev"
+    s = parse_subject("[LTP] [PATCH v2 1/2] syscalls: fix a thing", lid)
+    assert (s.list_prefix, s.tags, s.revision) == ("LTP", (), 2)
+    assert parse_subject("[ovs-dev] [PATCH] netdev: fix", "ovs-dev").tags == ()
+    # near misses: another list's name, no List-Id, or no PATCH bracket after it keep the tag
+    assert parse_subject("[LTP] [PATCH] syscalls: fix", "linux-wireless").tags == ("LTP",)
+    assert parse_subject("[LTP] [PATCH] syscalls: fix").tags == ("LTP",)
+    assert parse_subject("[LTP] release notes", "ltp").list_prefix is None
+    assert list_name_of(None) is None and list_name_of("no id here") is None
+
+
+def test_the_review_reads_the_list_id_of_the_mail(tmp_path, check_json):
+    # `[Lab] [PATCH net]` delivered by lab.lists.example.org: the tree is net, the tag [Lab] is the list's
+    mail = Mail("[Lab] [PATCH net] foo: fix the flags", patch_body(trailers="Fixes: 0123456789ab (\"foo: x\")\n"
+                "Signed-off-by: Jane Developer <jane@example.org>"),
+                extra_headers={"List-Id": "The lab list <lab.lists.example.org>"})
+    res = check_json(write(tmp_path, thread(mail)))
+    assert res.json["series"]["tags"] == ["net"] and res.json["series"]["tree"] == "net"
+    # near miss: the same subject from a list of another name keeps [Lab] as its first tag
+    other = Mail("[Lab] [PATCH net] foo: fix the flags", mail.body,
+                 extra_headers={"List-Id": "Another <other.lists.example.org>"})
+    assert check_json(write(tmp_path, thread(other), "other.mbox")).json["series"]["tags"] == ["Lab", "net"]

@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 from ..mail.headers import address_of
-from ..mail.subject import is_reply_subject, normalized_summary, parse_subject
+from ..mail.subject import is_reply_subject, list_name_of, normalized_summary, parse_subject
 from ..sources.diffsig import merge
 from ..sources.index import MailHead
 from ..sources.unionfind import DisjointSets
@@ -115,7 +115,7 @@ def threads_of(heads: list[MailHead]) -> list[PatchThread]:
         for h in t.heads:
             if is_reply_subject(h.subject):
                 continue  # no patch, whatever else its subject says
-            s = parse_subject(h.subject)
+            s = parse_subject(h.subject, list_name_of(h.list_id))
             if s.is_patch or h.has_diff:  # what `check` takes for a patch (is_patch_mail)
                 t.patches.append((h, _Subj(s.counter, s.expected, s.revision, s.resend, s.tags,
                                            normalized_summary(s), s.rfc)))

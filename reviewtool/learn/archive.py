@@ -23,7 +23,7 @@ from ..mail.replies import ReplyAction, read_reply, read_reply_text
 from ..mail.reply_forms import hints, shipped_forms
 from ..mail.settle import Answer, PostingPatch, settle, targets
 from ..context.replies.settled import shipped_appliers
-from ..mail.subject import normalized_summary, parse_subject
+from ..mail.subject import list_name_of, normalized_summary, parse_subject
 from ..sources.index import MailHead, MailRef, index_inputs, raw_mail
 
 SENT_BACK = ("changes-requested", "rejected", "nak")
@@ -125,7 +125,7 @@ def own_list(heads) -> str | None:
 
 
 def _patch_mail(h: MailHead) -> tuple[PatchMail, object]:
-    s = parse_subject(h.subject)
+    s = parse_subject(h.subject, list_name_of(h.list_id))
     return PatchMail(s.counter if s.counter is not None else 1, h.msgid, h.subject, normalized_summary(s)), s
 
 
@@ -143,7 +143,7 @@ def _postings(families: list, start: int) -> list[Posting]:
                     by_counter.setdefault(counter, pm)  # the first posting of a counter; a resend is later
                 first_h = min(mails, key=lambda m: (m[1].counter if m[1].counter is not None else 1,
                                                     m[0].date or 0.0))[0]
-                first_s = parse_subject(first_h.subject)
+                first_s = parse_subject(first_h.subject, list_name_of(first_h.list_id))
                 cover = by_counter.pop(0, None)
                 expected = max((s.expected or 1 for _, s in mails), default=1)
                 refs = tuple(sorted({*earlier, *(h.ref for h in t.heads)}, key=lambda r: (r.path, r.offset)))

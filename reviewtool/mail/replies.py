@@ -52,6 +52,7 @@ from email.utils import parseaddr, parsedate_to_datetime
 from typing import Sequence
 
 from ..bounded import number
+from .footer import strip_list_footer
 from .reply_forms import ReplyForm, hints, shipped_forms
 from .reply_lists import PARSERS, PatchRef
 
@@ -236,7 +237,7 @@ def read_reply_text(*, sender: str, date: datetime | str | None, subject: str = 
     """The action the reply states, or None; see the module docstring."""
     del subject  # part of the API: forms match the body; a later form may read it
     forms = shipped_forms() if forms is None else tuple(forms)
-    text = (body or "").replace("\r\n", "\n").replace("\r", "\n")
+    text = strip_list_footer((body or "").replace("\r\n", "\n").replace("\r", "\n"))
     words = hints(forms)
     if words is not None:
         low = text.lower()

@@ -68,7 +68,10 @@ def is_reply_subject(raw: str) -> bool:
 
 
 @lru_cache(maxsize=8192)  # thread grouping, the adapter and rules parse the same subjects again and again
-def parse_subject(raw: str) -> Subject:
+def parse_subject(raw: str, list_name: str | None = None) -> Subject:
+    """`list_name`: the name of the list that delivered the mail (its List-Id's first label,
+    list_name_of): a first bracket that is that name, before the PATCH bracket, is the list's
+    prefix whatever its shape (`[LTP] [PATCH v2]` from ltp.lists.example.org)."""
     raw = " ".join((raw or "").split())
     text = raw
     reply = False
@@ -84,7 +87,7 @@ def parse_subject(raw: str) -> Subject:
         brackets.append(m.group(1))
         text = text[m.end():]
     summary = text.strip()
-    list_prefix = _list_prefix(brackets)
+    list_prefix = _list_prefix(brackets, list_name)
     if list_prefix is not None:
         brackets.pop(0)
     unclosed = False
@@ -166,14 +169,29 @@ def parse_subject(raw: str) -> Subject:
     )
 
 
-def _list_prefix(brackets: list[str]) -> str | None:
-    """The first bracket when it is a mailing list's prefix: one word shaped as list names are,
-    followed by a bracket that holds PATCH, RFC or PULL."""
-    if len(brackets) < 2 or not _LIST_PREFIX_RE.fullmatch(brackets[0].strip()):
+def _list_prefix(brackets: list[str], list_name: str | None = None) -> str | None:
+    """The first bracket when it is a mailing list's prefix: one word shaped as list names are, or
+    the name of the list that delivered it, followed by a bracket that holds PATCH, RFC or PULL."""
+    first = brackets[0].strip() if brackets else ""
+    if len(brackets) < 2 or not (_LIST_PREFIX_RE.fullmatch(first)
+                                 or (list_name and first.casefold() == list_name.casefold())):
         return None
     if not any(t.upper() in _KEYWORDS or t.upper().startswith("PULL") for b in brackets[1:] for t in _tokens(b)):
         return None
     return brackets[0].strip()
+
+
+_LIST_ID_RE = re.compile(r"<([A-Za-z0-9][A-Za-z0-9_-]{0,100})\.[^<>\s]{1,200}>")
+
+
+def list_name_of(list_id: str | None) -> str | None:
+    """The list's name in a List-Id header ("Intel Wired ... <intel-wired-lan.osuosl.org>" ->
+    "intel-wired-lan"; RFC 2919: a dotted id in angle brackets), or in a bare id as the index
+    keeps it ("intel-wired-lan.osuosl.org")."""
+    if not list_id:
+        return None
+    m = _LIST_ID_RE.search(list_id if "<" in list_id else f"<{list_id.strip()}>")
+    return m.group(1) if m else None
 
 
 def _subject(**fields) -> Subject:

@@ -13,11 +13,12 @@ from datetime import datetime
 from email.message import EmailMessage
 from email.utils import parseaddr
 
+from ..mail.footer import strip_list_footer
 from ..mail.headers import header
 from ..mail.message import is_patch_mail
 from .diff import parse_basement
 from .series import Patch, Person, Reply, Series, Trailer
-from ..mail.subject import parse_subject
+from ..mail.subject import list_name_of, parse_subject
 from .trailers import split_commit_message
 
 _HEX_RE = re.compile(r"^[0-9a-f]{7,64}$")
@@ -68,7 +69,7 @@ def make_patch(msg: EmailMessage, *, msgid: str, body: str, sender: Person, subj
                read=None) -> Patch:
     """One patch mail (or cover letter) of the model from its decoded parts (`read`: a
     mail.headers.header_reader of the mail, when the caller has one)."""
-    above, below = split_body(body)
+    above, below = split_body(strip_list_footer(body))
     parts = split_commit_message(above)
     author = sender
     for k, v in parts.inbody_headers:
@@ -77,7 +78,7 @@ def make_patch(msg: EmailMessage, *, msgid: str, body: str, sender: Person, subj
             if addr:
                 author = Person(name, addr)
     basement = parse_basement(below)
-    parsed = parse_subject(subject)
+    parsed = parse_subject(subject, list_name_of(read("List-Id") if read is not None else header(msg, "List-Id")))
     counter = parsed.counter if parsed.counter is not None else counter_hint
     return Patch(
         counter=counter or 0,

@@ -22,6 +22,7 @@ from ..sources.b4fetch import init_b4
 from ..sources.threads import split_reposts
 from .assemble import duplicate_counters, make_patch, make_series, person
 from .b4mailbox import mailboxes
+from ..mail.footer import strip_list_footer
 from .series import Patch, Reply, Series
 from .trailers import find_reply_trailers, make_trailer
 
@@ -57,10 +58,11 @@ def _earlier_replies(lmbx, summaries: dict[str, int]) -> tuple[Reply, ...]:
         if counter is None:
             continue
         author = person(f.fromname, f.fromemail)
+        body = strip_list_footer(f.body or "")
         out.append(Reply(msgid=f.msgid, subject=f.full_subject, author=author, date=msg_date(f.msg),
-                         in_reply_to=parent, counter=counter, body=_strip_quotes(f.body or ""),
-                         trailers=find_reply_trailers(f.body or "", source_msgid=f.msgid, source_from=author),
-                         text=f.body or ""))
+                         in_reply_to=parent, counter=counter, body=_strip_quotes(body),
+                         trailers=find_reply_trailers(body, source_msgid=f.msgid, source_from=author),
+                         text=body))
     out.sort(key=lambda r: (r.date is None, r.date.timestamp() if r.date else 0, r.msgid))
     return tuple(out)
 
@@ -90,7 +92,7 @@ def _replies(lmbx, mails: dict[str, int]) -> tuple[Reply, ...]:
         if counter is None:
             continue
         author = person(f.fromname, f.fromemail)
-        body = f.body or ""
+        body = strip_list_footer(f.body or "")
         out.append(Reply(msgid=f.msgid, subject=f.full_subject, author=author, date=msg_date(f.msg),
                          in_reply_to=f.in_reply_to, counter=counter, body=_strip_quotes(body),
                          trailers=find_reply_trailers(body, source_msgid=f.msgid, source_from=author), text=body))

@@ -15,7 +15,7 @@ from typing import Any, Iterable, Sequence
 
 from ..mail.headers import header, ids_in, message_id_of
 from ..mail.replies import ReplyAction, read_reply
-from ..mail.subject import parse_subject
+from ..mail.subject import list_name_of, parse_subject
 from ..mail.settle import Answer, PostingPatch, settle
 from ..sources.unionfind import DisjointSets
 
@@ -170,7 +170,7 @@ def _orphan_profile(msgs: Sequence[Message], opts, profiles):
     from ..context.profiles.select import select_profile
     first = msgs[0]
     choice = choose(profiles, opts.review.profile, opts.review.repo)  # --profile may name a file
-    return select_profile(choice.profiles, name=choice.name, tags=parse_subject(header(first, "Subject")).tags,
+    return select_profile(choice.profiles, name=choice.name, tags=parse_subject(header(first, "Subject"), list_name_of(header(first, "List-Id"))).tags,
                           recipients=[header(first, "To"), header(first, "Cc")], repo=opts.review.repo,
                           default=choice.default)[0]
 
