@@ -72,6 +72,7 @@ class Posting:
     edited: bool = False  # a commit subject differs from the posted one
     files: dict[int, tuple[str, ...]] = field(default_factory=dict)  # counter -> the files its diff touches
     fixes: set[int] = field(default_factory=set)  # counters of the patches carrying a Fixes: tag
+    family: int = -1  # the series it is a revision of (revisions of one series share it)
 
     @property
     def settled(self) -> bool:
@@ -131,7 +132,7 @@ def _patch_mail(h: MailHead) -> tuple[PatchMail, object]:
 
 def _postings(families: list, start: int) -> list[Posting]:
     out: list[Posting] = []
-    for fam in families:
+    for fam_no, fam in enumerate(families):
         earlier: list[MailRef] = []
         for t in fam:
             for rev in sorted(t.revisions):
@@ -150,7 +151,8 @@ def _postings(families: list, start: int) -> list[Posting]:
                 out.append(Posting(key=start + len(out), msgid=first_h.msgid, subject=first_h.subject,
                                    sender=first_h.sender, date=first_h.date, revision=rev, expected=expected,
                                    tags=first_s.tags, rfc=first_s.rfc, pull=first_s.pull,
-                                   patches=tuple(by_counter[c] for c in sorted(by_counter)), cover=cover, refs=refs))
+                                   patches=tuple(by_counter[c] for c in sorted(by_counter)), cover=cover, refs=refs,
+                                   family=start + fam_no))
             earlier += [h.ref for h in t.heads]
     return out
 

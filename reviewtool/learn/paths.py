@@ -3,9 +3,10 @@
 A file counts under its directory three levels down at most (drivers/net/wireless/), or as
 itself in a directory many projects share (include/net/mac80211.h: include/net/ is netdev's
 too); files that are everyone's (MAINTAINERS, Documentation/) count for no one. A directory is
-the project's when two applied postings touch it (a hundredth of them at least), or when five
-postings of the archive (half a percent) touch it without touching more than three directories:
-maintainers who apply without a reply (mac80211's) leave only that. A directory three or more of
+the project's when two applied series touch it (a hundredth of them at least), or when five
+series of the archive (half a percent) touch it without touching more than three directories:
+maintainers who apply without a reply (mac80211's) leave only that. The later revisions of a
+series count as one (twelve revisions of one ath9k patch made drivers/char/hw_random/ wireless's). A directory three or more of
 whose subdirectories are the project's is the project's.
 """
 
@@ -42,21 +43,28 @@ def _path_key(path: str) -> str | None:
 def project_paths(postings: list[Posting], posted: list[Posting] = ()) -> tuple[list[str], int, list[str]]:
     """The directories (and shared-directory files) the project's applied patches touch, and those
     that postings to the list touch without touching much else (maintainers who apply without a
-    reply leave only these: mac80211's)."""
-    per: dict[str, set[int]] = defaultdict(set)
+    reply leave only these: mac80211's). Revisions are not counted apart: the later revisions of a
+    series count as one, beside its first (ten revisions of one patch are one poster's view of
+    where a directory belongs, not ten)."""
+    unit = _series_of([*postings, *posted])
+    per: dict[str, set] = defaultdict(set)
     for p in postings:
         for counter in p.applied:
             for f in p.files.get(counter, ()):
                 k = _path_key(f)
                 if k:
-                    per[k].add(p.key)
-    keep = {k for k, ps in per.items() if len(ps) >= PATH_MIN and len(ps) >= PATH_SHARE * len(postings)}
-    focused: Counter = Counter()
+                    per[k].add(unit(p))
+    series = len({unit(p) for p in postings})
+    keep = {k for k, ps in per.items() if len(ps) >= PATH_MIN and len(ps) >= PATH_SHARE * series}
+    focused_in: dict[str, set] = defaultdict(set)
     for p in posted:
         keys = {k for fs in p.files.values() for f in fs if (k := _path_key(f))}
         if 0 < len(keys) <= FOCUSED_KEYS:
-            focused.update(keys)
-    silent = {k for k, n in focused.items() if n >= POSTED_MIN and n >= POSTED_SHARE * len(posted)} - keep
+            for k in keys:
+                focused_in[k].add(unit(p))
+    focused = Counter({k: len(units) for k, units in focused_in.items()})
+    posted_series = len({unit(p) for p in posted})
+    silent = {k for k, n in focused.items() if n >= POSTED_MIN and n >= POSTED_SHARE * posted_series} - keep
     keep |= silent
     keep |= _parents(keep)
     keep = {k for k in keep if not any(o != k and o.endswith("/") and k.startswith(o) for o in keep)}
@@ -65,6 +73,15 @@ def project_paths(postings: list[Posting], posted: list[Posting] = ()) -> tuple[
                                              for c in p.applied for f in p.files.get(c, ())))
     order = sorted(keep, key=lambda k: (-len(per.get(k, ())), -focused[k], k))
     return order, covered, sorted(silent, key=lambda k: (-focused[k], k))
+
+
+def _series_of(postings: list[Posting]):
+    """What a posting counts as: itself, or, when it is a later revision of a series (above the
+    lowest revision the archive holds of that series), one with every later revision of it."""
+    first: dict[int, int] = {}
+    for p in postings:
+        first[p.family] = min(first.get(p.family, p.revision), p.revision)
+    return lambda p: p.key if p.family < 0 or p.revision <= first[p.family] else ("later", p.family)
 
 
 def _parents(keys: set[str]) -> set[str]:
@@ -90,11 +107,11 @@ def learn_paths(lp: LearnedProfile, project: Project, posted: list[Posting]) -> 
         return
     lp.paths = paths
     lp.select_by_files = kernel_layout(paths)
-    why = (f"the directories (and shared-directory files) that at least {PATH_MIN} applied postings touch "
+    why = (f"the directories (and shared-directory files) that at least {PATH_MIN} applied series touch "
            f"({share(covered, len(postings))} applied postings touch one)")
     if silent:
-        why += (f"; and those that at least {POSTED_MIN} of the {len(posted):,} postings touch without much else, "
-                f"applied without a reply: {', '.join(silent)}")
+        why += (f"; and those that at least {POSTED_MIN} series of the {len(posted):,} postings touch without much "
+                f"else, applied without a reply: {', '.join(silent)}")
     lp.note("paths", why)
     if not lp.select_by_files:
         lp.note("select_by_files", "its paths are not the kernel's layout: chosen by its tree tag or list only")

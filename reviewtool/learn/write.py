@@ -102,6 +102,29 @@ class _Out:
         self.lines.append(f"{key(k)} = {value(v)}")
 
 
+SHORT = 160  # a setting's `source`, quoted in advice lines: its first clause, this long at most
+
+
+def short_reason(evidence: str) -> str:
+    """The reason a rule's advice may quote: the evidence's first clause (up to its first `;`),
+    cut at a word to SHORT characters. The whole evidence stays in the comment above the setting
+    and in [evidence], which `reviewtool rules --profile` shows."""
+    first = evidence.split(";", 1)[0].strip()
+    if len(first) <= SHORT:
+        return first
+    cut = first[:SHORT - 4].rsplit(" ", 1)[0].rstrip(",(")
+    return cut + " ..."
+
+
+def _source(out: _Out, lp: LearnedProfile, setting: str, evidence: str) -> None:
+    """`source = <short reason>` of a setting a rule's advice quotes (a required prefix; where
+    untagged patches go), the whole evidence in [evidence] when the reason is shorter."""
+    reason = short_reason(evidence)
+    if reason != evidence:
+        lp.evidence.setdefault(setting, evidence)
+    out.set("source", reason)
+
+
 def _profile(out: _Out, lp: LearnedProfile, top_level: bool) -> None:
     if not top_level:
         out.table("")  # [profiles.NAME]
@@ -132,9 +155,10 @@ def _profile(out: _Out, lp: LearnedProfile, top_level: bool) -> None:
     for r in lp.required_prefixes:
         out.table("required_prefixes", array=True)
         out.lines += comment(r["source"])
-        for k in ("prefix", "since", "noted_since", "paths", "exempt", "source"):
+        for k in ("prefix", "since", "noted_since", "paths", "exempt"):
             if r.get(k) is not None:
                 out.set(k, r[k])
+        _source(out, lp, f"required_prefixes.{r['prefix']}", r["source"])
     if lp.tree_aliases:
         out.table("tree_aliases")
         for tag, tree in lp.tree_aliases.items():
@@ -144,7 +168,7 @@ def _profile(out: _Out, lp: LearnedProfile, top_level: bool) -> None:
         out.lines += comment(lp.untagged["source"])
         out.set("tree", lp.untagged["tree"])
         out.set("fixes_when", lp.untagged["fixes_when"], lp.evidence.get("untagged.fixes_when", ""))
-        out.set("source", lp.untagged["source"])
+        _source(out, lp, "untagged", lp.untagged["source"])
     out.table("rules")
     for name in lp.disable:
         out.lines += comment(f"{name}: {lp.evidence.get(f'rules.disable.{name}', '')}")
