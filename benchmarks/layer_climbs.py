@@ -50,7 +50,7 @@ STAGES = {
     "settled_verdict": 7, "verdict": 7, "review": 7, "suggest": 7, "checkpatch": 7,
     "render": 8,
     "triage": 9, "learn": 9,
-    "commands": 10, "cli": 10, "cliparams": 10, "__main__": 10,
+    "commands": 10, "cli": 10, "cliparams": 10, "clihelp": 10, "__main__": 10,
 }
 NAMES = {1: "mail", 2: "sources", 3: "model", 4: "conversation", 5: "context", 6: "rules", 7: "review", 8: "render",
          9: "triage/learn", 10: "commands"}

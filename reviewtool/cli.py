@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-import re
 import sys
 
 import typer
@@ -43,50 +42,18 @@ def _options(version: bool = typer.Option(False, "--version", is_eager=True, cal
 
 
 def _command():
-    """The click command of the app, with no type shown after a flag in --help (typer's rich
-    help prints `<bool>` after `--latest`, which takes no value); values are converted without
-    pydantic where that gives typer's value (cliparams.py)."""
+    """The click command of the app, its help shaped for an 80-column terminal (clihelp.py: no
+    type after a flag, one-word metavars); values are converted without pydantic where that
+    gives typer's value (cliparams.py)."""
     from .cliparams import install
+    from .clihelp import all_commands, shape
 
     command = typer.main.get_command(app)
     install(command)
-    for cmd in _all_commands(command):
-        cmd.help = reflow(cmd.help)
-    for cmd in [command, *getattr(command, "commands", {}).values()]:
-        for param in cmd.params:
-            if getattr(param, "is_flag", False):
-                param.metavar = ""
+    shape(command)
+    for cmd in all_commands(command):
         cmd.get_help_option = _flag_help_option(cmd.get_help_option)
     return command
-
-
-def _all_commands(command) -> list:
-    out = [command]
-    for sub in getattr(command, "commands", {}).values():
-        out += _all_commands(sub)
-    return out
-
-
-_KEEP_LINE_RE = re.compile(r"^\s*(?:[-*\u2022]\s|\d+[.)]\s)|^\s{2,}\S")
-
-
-def reflow(text: str | None) -> str | None:
-    """A docstring's paragraphs as one line each, so the terminal wraps them evenly (a docstring
-    wrapped at 100 columns, wrapped again at 80, leaves every other line short); list items and
-    indented lines keep their own lines."""
-    if not text:
-        return text
-    out = []
-    for para in text.split("\n\n"):
-        lines = para.splitlines()
-        joined: list[str] = []
-        for line in lines:
-            if joined and line.strip() and not _KEEP_LINE_RE.match(line) and not _KEEP_LINE_RE.match(joined[-1]):
-                joined[-1] = joined[-1].rstrip() + " " + line.strip()
-            else:
-                joined.append(line)
-        out.append("\n".join(joined))
-    return "\n\n".join(out)
 
 
 def _flag_help_option(make):
