@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reviewtool.commands.fixes_audit import FIXES_GREP  # noqa: E402
+from reviewtool.model.fixes import GREP_ERE as FIXES_GREP  # noqa: E402
 from reviewtool.model.fixes import parse_fixes_value  # noqa: E402
 from reviewtool.rules.fixes import subject_matches  # noqa: E402
 

@@ -7,6 +7,8 @@ wireless-next (it does not: see docs/development.md).
 """
 import json, hashlib, re, mailbox, sys
 from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from reviewtool.model.fixes import has_fixes_tag  # noqa: E402
 D = Path(__file__).resolve().parents[2] / 'shared' / 'cases' / 'wireless' / 'accepted'
 half = sys.argv[1]
 WORDS = re.compile(r"(?i)\b(overflow|out[- ]of[- ]bounds|use[- ]after[- ]free|null (pointer )?dereference|crash|oops|panic|sleep(ing)?[- ]in[- ]atomic|deadlock|memory leak|leak|corrupt|kasan|syzbot|warn(ing)? splat|hang)\b")
@@ -18,7 +20,7 @@ for j in sorted(D.glob('*.json')):
     mb = j.with_suffix('.mbox').read_text(errors='replace')
     subj = " ".join(c['subjects'])
     body = mb
-    fixes = bool(re.search(r'(?m)^Fixes: [0-9a-f]{8,}', mb))
+    fixes = has_fixes_tag(mb)
     w = WORDS.search(subj) ; wb = WORDS.search(mb)
     rows.append((c['applied_to'], fixes, bool(w), bool(wb)))
 import collections

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-from .model.fixes import parse_fixes_value
+from .model.fixes import read_fixes_line
 from .model.trailers import split_commit_message
 from .model.series import same_person
 
@@ -25,18 +25,26 @@ class MessageFix:
 
 
 def _fixes_lines(lines: list[str], trailers, hist) -> list[str]:
+    """The canonical line for each Fixes tag whose commit resolves; a tag wrapped over two lines
+    becomes one."""
     fixes = [t for t in trailers if t.key == "fixes"]
-    wanted = {t: parse_fixes_value(t.value)[0] for t in fixes}
-    resolved = hist.resolve([s for s in wanted.values() if s])
+    read = {t: read_fixes_line("Fixes: " + t.value, lines[t.lineno] if t.lineno < len(lines) else None)
+            for t in fixes}
+    wanted = {t: fl.sha.lower() for t, fl in read.items() if fl is not None and fl.sha}
+    resolved = hist.resolve(list(wanted.values()))
     reasons = []
     for t, sha in wanted.items():
-        res = resolved.get(sha) if sha else None
+        res = resolved.get(sha)
         if res is None or not res.found:
             continue  # unknown or ambiguous: only a person can say which commit was meant
         line = f'Fixes: {res.sha[:12]} ("{res.subject}")'
-        if lines[t.lineno - 1] != line:
+        if lines[t.lineno - 1] != line or read[t].wrapped:
             lines[t.lineno - 1] = line
+            if read[t].wrapped:
+                lines[t.lineno] = None  # type: ignore[call-overload]
             reasons.append(f"canonical Fixes line for {res.sha[:12]}")
+    while None in lines:
+        lines.remove(None)  # type: ignore[arg-type]
     return reasons
 
 

@@ -40,7 +40,7 @@ def test_sliced_scan_finds_the_same_commits(tmp_path, monkeypatch):
     """The per-core slices of a long range (forced small here) give what one git log gives."""
     from pathlib import Path
 
-    from reviewtool.commands.fixes_audit import FIXES_GREP, FIXES_GREP_PERL
+    from reviewtool.model.fixes import GREP_ERE as FIXES_GREP, GREP_PCRE as FIXES_GREP_PERL
     from reviewtool.context.history import scan
     from reviewtool.context.history.repository import History
 

@@ -22,9 +22,6 @@ if TYPE_CHECKING:
     from ..model.series import Patch, Series
     from ..render.audit import Audit
 
-# Commits whose message has a line starting with "fixes" (any case): fixes-format looks at all of them.
-FIXES_GREP = r"^[[:space:]]*fixes[[:space:]]*(:|[[:space:]][0-9a-f]{5})"
-FIXES_GREP_PERL = r"^\s*fixes\s*(:|\s[0-9a-f]{5})"
 AUDIT_RULES = ("fixes-format",)  # besides the "fixes" family
 OPT_IN = ("fixes-introduced-in",)  # one info per tag: only with --select
 
@@ -89,12 +86,13 @@ def run_audit(hist: History, revrange: str, profile, select=(), ignore=()) -> Au
     from ..context import Context
     from ..context.history.notes import history_notes
     from ..context.history.scan import grep_commits
-    from ..model.fixes import fixes_of
+    from ..model.fixes import GREP_ERE, GREP_PCRE, fixes_of
     from ..render.audit import Audit
     from ..rules.runner import run_rules
 
     hist.prefetch_walk(revrange)  # one walk: the commit list to grep, then ancestry
-    commits = grep_commits(hist, revrange, FIXES_GREP, FIXES_GREP_PERL)
+    # every commit with a line model/fixes.py reads as a Fixes tag (and a few more): fixes-format looks at all
+    commits = grep_commits(hist, revrange, GREP_ERE, GREP_PCRE)
     series = audit_series(revrange, commits)
     refs = [(f.sha, p.commit) for p in series.patches for f in fixes_of(p, replies=False) if f.sha]
     resolved = hist.resolve([sha for sha, _ in refs])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ..model.fixes import fixes_lines, read_fixes_line
 from ..model.series import Patch
 from ..model.trailers import is_trailer_line, split_commit_message
 from ..model.series import is_pull_request
@@ -16,9 +17,9 @@ _COMMIT_REF_RE = re.compile(r"\b(commit)\s+(?=[0-9a-fA-F]*\d)([0-9a-fA-F]{5,})\b
 _BARE_ID_RE = re.compile(r"(?<![\w/.:=@<\[+#-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])([0-9a-f]{12,64})(?![\w/.@>\]-])")
 _DESCRIPTION_RE = re.compile(r'\s*\("(.+?)"\)', re.S)
 _HEX_RUN_RE = re.compile(r"[0-9a-fA-F]{5}", re.I)  # in every id both patterns above find
-# Lines where an id is written the way their own convention wants.
+# Lines where an id is written the way their own convention wants (and Fixes tags: model/fixes.py).
 _EXEMPT_LINE_RE = re.compile(
-    r"^\s*(>|(Link|Closes|Fixes|base-commit|prerequisite-[\w-]+|change-id|Patchwork|BugLink)\s*:"
+    r"^\s*(>|(Link|Closes|base-commit|prerequisite-[\w-]+|change-id|Patchwork|BugLink)\s*:"
     r"|This reverts commit |\(cherry[ -]picked from commit |\[\s*upstream commit |upstream commit "
     r"|commit [0-9a-f]{12,64} upstream\b|https?://)", re.I)
 # A pasted oops or log: ids in it are addresses and hashes, not commits (checkpatch does the same).
@@ -28,11 +29,10 @@ _DUMP_RE = re.compile(r"(\[\s*\d+\.\d+\]|Call Trace:|\bRIP:|\bBUG:|\bWARNING:|\b
                       r"|^[^\S\n]*(?:#\d+\s+)?\[[0-9a-f]{8,16}\]\s+\S+\s+at\s+[0-9a-f]+)", re.M)
 # Kernel and user-space addresses of 64-bit machines: never commit ids.
 _ADDRESS_RE = re.compile(r"^(?:ffff|0000)[0-9a-f]{12}$")
-# An id named properly somewhere in the message: `Fixes: <id> ("...")`, `commit <id> ("...")`,
-# `This reverts commit <id>`. A later bare mention of it (or of its prefix) is a back-reference.
-_INTRODUCED_RE = re.compile(r"(?:\bcommit\s+|^[^\S\n]*Fixes:\s*)([0-9a-f]{8,64})\b(?=\s*\(\"|\.?\s*$)"
+# An id named properly somewhere in the message: `commit <id> ("...")`, `This reverts commit <id>`,
+# or a Fixes tag (model/fixes.py). A later bare mention of it (or of its prefix) is a back-reference.
+_INTRODUCED_RE = re.compile(r"\bcommit\s+([0-9a-f]{8,64})\b(?=\s*\(\"|\.?\s*$)"
                             r"|\breverts\s+commit\s+([0-9a-f]{8,64})", re.I | re.M)
-_FIXES_IN_PROSE_RE = re.compile(r"^\s*Fixes:\s*(commit\s+)?[0-9a-f]{5,}", re.I)
 _TINY_CHANGE = 3  # changed lines up to which a subject alone can say it all (a device ID, a typo)
 
 
@@ -164,7 +164,8 @@ def commit_reference_format(series, ctx):
 
 
 def _introduced(p: Patch) -> set[str]:
-    return {(m.group(1) or m.group(2)).lower() for m in _INTRODUCED_RE.finditer("\n".join(p.message_lines))}
+    named = {(m.group(1) or m.group(2)).lower() for m in _INTRODUCED_RE.finditer("\n".join(p.message_lines))}
+    return named | {fl.sha.lower() for _, fl in fixes_lines(p.message_lines) if fl.sha}
 
 
 def _reference_problems(p: Patch):
@@ -176,7 +177,7 @@ def _reference_problems(p: Patch):
     named = _introduced(p)
     texts = [line for _, line in lines]
     for i, (n, line) in enumerate(lines):
-        if not _HEX_RUN_RE.search(line) or _EXEMPT_LINE_RE.match(line):
+        if not _HEX_RUN_RE.search(line) or _EXEMPT_LINE_RE.match(line) or read_fixes_line(line) is not None:
             continue
         window_text = " ".join(t.strip() for t in texts[i:i + 3])
         offset = len(line) - len(line.lstrip())  # window_text starts at the first non-blank
@@ -236,7 +237,7 @@ def trailer_block_broken(series, ctx):
         problems = list(parts.block_problems)
         description = parts.prose.split("\n")
         for line in description:
-            if _FIXES_IN_PROSE_RE.match(line):
+            if (fl := read_fixes_line(line)) is not None and fl.sha:
                 problems.append(f"a Fixes tag sits in the description, away from the trailer block: {line.strip()!r}")
         # A sign-off followed by more text (often a version log) is not in the last paragraph.
         signoffs = [i for i, l in enumerate(description) if l.lower().startswith("signed-off-by:")]

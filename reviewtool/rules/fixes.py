@@ -109,7 +109,7 @@ def fixes_target_ambiguous(series, ctx):
         if c.res.status != "ambiguous":
             continue
         cands = c.res.candidates
-        match = [x for x in cands if c.fix.subject and subject_matches(c.fix.subject, x.subject)]
+        match = [x for x in cands if any(subject_matches(s, x.subject) for s in c.fix.subjects)]
         advice = (f"Write the tag with 12 digits: `{fixes_line(match[0].sha, match[0].subject)}`."
                   if len(match) == 1 else
                   "Write the sha with at least 12 digits: "
@@ -135,8 +135,8 @@ def fixes_subject_mismatch(series, ctx):
         if c.res.status != "found" or not c.fix.subject:
             continue
         real = c.res.commit.subject
-        if subject_matches(c.fix.subject, real):
-            continue
+        if any(subject_matches(s, real) for s in c.fix.subjects):
+            continue  # a tag wrapped inside a word: joined or glued (fixes-format gives the line)
         value = c.fix.trailer.value
         if (value.count('"') % 2 or value.count("(") != value.count(")")) and real.startswith(c.fix.subject):
             continue  # a tag wrapped inside its subject: fixes-format reports it, with the line to write

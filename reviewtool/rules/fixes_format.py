@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from ..model.trailers import is_trailer_line
+from ..model.fixes import FixesLine, read_fixes_line
 from .registry import Hit, Severity, rule
 from .trailerlib import upstream_commit_line
 
-# Like checkpatch: a line that starts with "fixes", an optional colon and "commit", then hex.
-_FIXES_RE = re.compile(r"^(?P<tag>fixes)(?P<sp1>[ \t]*)(?:(?P<colon>:)(?P<sp2>[ \t]*))?(?P<commit>commit[ \t]+)?"
-                       r"(?P<sha>[0-9a-f]{5,64})(?![0-9a-z])(?P<rest>.*)$", re.I)
 _QUOTES = (('"', '"', None), ("\u201c", "\u201d", "curly quotes; use plain double quotes"),
            ("'", "'", "single quotes; use double quotes"))
 
@@ -22,6 +18,7 @@ class FixesCheck:
     corrected: str | None  # the exact line to write, when the hash and subject are known
     sha: str
     cosmetic: bool  # only curly quotes: an info
+    read: FixesLine | None = None  # the tag as model/fixes.py read it
 
 
 def _matching_paren(s: str) -> int | None:
@@ -66,53 +63,75 @@ def _subject(rest: str) -> tuple[str | None, list[str]]:
 
 
 def check_fixes_line(line: str, following: str | None = None) -> FixesCheck | None:
-    """None when `line` is no Fixes tag (or is well formed); `following` joins a wrapped tag."""
-    m = _FIXES_RE.match(line)
-    if not m:
+    """None when `line` is no Fixes tag (or is well formed); `following` joins a wrapped tag. An
+    indented line quotes another message, and a line naming no hex is the trailer check's."""
+    fl = read_fixes_line(line, following)
+    if fl is None or fl.sha is None or fl.indent:
         return None
-    rest = m.group("rest")
-    if not m.group("colon") and not rest.strip().startswith("("):
-        return None  # "fixes deadbeef handling": prose, not a tag
     problems = []
-    if m.group("tag") != "Fixes":
-        problems.append(f"write `Fixes:`, not `{m.group('tag')}`")
-    if m.group("sp1"):
+    if fl.tag != "Fixes":
+        problems.append(f"write `Fixes:`, not `{fl.tag}`")
+    if fl.space_before_colon and fl.colon:
         problems.append("space before the colon")
-    if not m.group("colon"):
+    if not fl.colon:
         problems.append("no colon after Fixes")
-    elif m.group("sp2") != " ":
+    elif fl.space_after_colon != " ":
         problems.append("use exactly one space after `Fixes:`")
-    if m.group("commit"):
+    if fl.commit_word:
         problems.append("the word `commit` does not belong in a Fixes tag")
-    sha = m.group("sha")
+    sha = fl.sha
     if sha != sha.lower():
         problems.append("the hash is not lower case")
     if len(sha) < 12:
         problems.append(f"the hash has {len(sha)} digits; use at least 12")
-    unbalanced = rest.count("(") != rest.count(")") or rest.count('"') % 2
-    cut_before_subject = not rest.strip() and (following or "").strip().startswith(("(", '"', "\u201c"))
-    if following and following.strip() and not is_trailer_line(following) and (unbalanced or cut_before_subject):
+    if fl.wrapped:
         problems.append("the tag is wrapped over two lines; trailers are never wrapped")
-        rest = rest.rstrip() + " " + following.strip()
-    subject, subject_problems = _subject(rest)
+    subject, subject_problems = _subject(fl.rest)
     problems += subject_problems
     if not problems:
         return None
     corrected = f'Fixes: {sha.lower()} ("{subject}")' if subject and len(sha) >= 12 else None
     cosmetic = all(p.startswith("curly quotes") for p in problems)
-    return FixesCheck(tuple(problems), corrected, sha, cosmetic)
+    return FixesCheck(tuple(problems), corrected, sha, cosmetic, fl)
 
 
-def _advice(check: FixesCheck) -> str:
-    regenerate = f"`git log -1 --abbrev=12 --format='Fixes: %h (\"%s\")' {check.sha.lower()}`"
-    if check.corrected and any("wrapped" in p for p in check.problems):
-        # the lines were joined at a space; a break inside a word ("Compensat" + "ion") only the
-        # repository can mend
-        return f"Put it on one line: `{check.corrected}`, or regenerate it with {regenerate} if the break split a word."
+def _regenerate(sha: str) -> str:
+    return f"`git log -1 --abbrev=12 --format='Fixes: %h (\"%s\")' {sha.lower()}`"
+
+
+def _advice(check: FixesCheck, real: str | None = None) -> str:
+    """`real`: the line the repository writes for the tag's commit, when it has it."""
+    fl = check.read
+    if fl is not None and fl.wrapped:
+        if real:
+            return f"Put it on one line: `{real}`."
+        if check.corrected and fl.break_in_word:
+            # between two letters: a blank lost at the wrap (every wrap of the shared stretches),
+            # or a word split ("Compensat" / "ion"), which only the repository can tell
+            return (f"Put it on one line: `{check.corrected}`, or regenerate it with {_regenerate(check.sha)} "
+                    "if the break split a word.")
+        if check.corrected:
+            return f"Put it on one line: `{check.corrected}`."
     if check.corrected:
         return f"Replace it with `{check.corrected}`."
-    return ("Regenerate it from the repository: "
-            f"`git log -1 --abbrev=12 --format='Fixes: %h (\"%s\")' {check.sha.lower()}`.")
+    return f"Regenerate it from the repository: {_regenerate(check.sha)}."
+
+
+def _repository_lines(checks: list[FixesCheck], ctx) -> dict[str, str]:
+    """sha -> the line the repository writes, for wrapped tags whose commit it has and whose
+    subject (joined at the break or glued) is that commit's: the one line to offer."""
+    wrapped = [c for c in checks if c.read is not None and c.read.wrapped]
+    if not wrapped or ctx.history is None:
+        return {}
+    from .fixes import fixes_line, subject_matches
+
+    resolved = ctx.history.resolve(sorted({c.sha.lower() for c in wrapped}))
+    out = {}
+    for c in wrapped:
+        res = resolved.get(c.sha.lower())
+        if res is not None and res.found and any(subject_matches(s, res.commit.subject) for s in c.read.subjects):
+            out[c.sha.lower()] = fixes_line(res.sha, res.commit.subject)
+    return out
 
 
 @rule("fixes-format", family="trailers", severity="warning",
@@ -130,6 +149,7 @@ def fixes_format(series, ctx):
     Good:
       Fixes: 9f8e7d6c5b4a ("net: foo: query firmware on open")
     """
+    found = []  # (patch, line index, check)
     for p in series.patches:
         if upstream_commit_line(p):
             continue  # a stable backport quotes the upstream message as it is
@@ -137,13 +157,21 @@ def fixes_format(series, ctx):
         for i, line in enumerate(lines):
             check = check_fixes_line(line, lines[i + 1] if i + 1 < len(lines) else None)
             if check is not None:
-                wrapped = any("wrapped" in x for x in check.problems)
-                yield Hit("Fixes tag is malformed: " + "; ".join(check.problems), patch=p.counter,
-                          evidence=(line,) + ((lines[i + 1],) if wrapped else ()), advice=_advice(check),
-                          severity=Severity.INFO if check.cosmetic else None)
+                found.append((p, i, check))
+    real = _repository_lines([c for _, _, c in found], ctx)
+    for p in series.patches:
+        for q, i, check in found:
+            if q is not p:
+                continue
+            lines = p.message_lines
+            yield Hit("Fixes tag is malformed: " + "; ".join(check.problems), patch=p.counter,
+                      evidence=(lines[i],) + ((lines[i + 1],) if check.read.wrapped else ()),
+                      advice=_advice(check, real.get(check.sha.lower())),
+                      severity=Severity.INFO if check.cosmetic else None)
         for t in p.trailers_named("fixes"):
             value = t.value.strip()
-            if not _FIXES_RE.match(t.line) and value and not value.startswith(("http", "#")):
+            fl = read_fixes_line(t.line)
+            if (fl is None or fl.sha is None or fl.indent) and value and not value.startswith(("http", "#")):
                 yield Hit("Fixes tag names no commit hash", patch=p.counter, evidence=(t.line,),
                           advice="Find the commit that introduced the bug and write "
                                  "`git log -1 --abbrev=12 --format='Fixes: %h (\"%s\")' <commit>`.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from ..model.fixes import parse_fixes_value
 from ..model.series import Trailer
 from ..model.trailers import PERSON_TRAILERS, STANDARD_BY_TRAILERS, split_commit_message
 from .ai import ai_patterns, assisted_by_example, is_ai_identity
@@ -175,9 +176,9 @@ def malformed_address(series, ctx):
 
 def _identity(t: Trailer) -> str:
     if t.key == "fixes":
-        m = re.match(r"(?:commit\s+)?([0-9a-f]{6,})", t.value, re.I)
-        if m:
-            return m.group(1)[:12].lower()
+        sha = parse_fixes_value(t.value)[0]
+        if sha:
+            return sha[:12]
     if t.person and t.person.email:
         return t.person.email.lower()
     return re.sub(r"\s+", " ", t.value).strip().casefold()

@@ -11,12 +11,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...model.fixes import fixes_lines, parse_fixes_value
 from ...model.series import FileChange, Patch
 
 _REVERT_RE = re.compile(r'^Revert\s+"', re.I)
 _REVERTS_COMMIT_RE = re.compile(r"\bThis reverts commit ([0-9a-f]{7,64})", re.I)
-_FIXES_LINE_RE = re.compile(r"^\s*fixes:\s*(.*)$", re.I)
-_SHA_RE = re.compile(r"\b([0-9a-fA-F]{5,64})\b")
 
 _KCONFIG_RE = re.compile(r"^\s*(?:menu)?config\s+([A-Za-z0-9_]+)\s*$")
 _MODPARAM_RE = re.compile(r"\bmodule_param(?:_named|_array|_cb|_string|_unsafe)?\s*\(\s*(\w+)")
@@ -55,17 +54,11 @@ class FixesTag:
 
 def fixes_tags(patch: Patch) -> tuple[FixesTag, ...]:
     """Fixes lines anywhere in the commit message (also cut-off ones), then those given in replies."""
-    out = []
-    for line in patch.message_lines:
-        m = _FIXES_LINE_RE.match(line)
-        if m:
-            sha = _SHA_RE.search(m.group(1))
-            out.append(FixesTag(sha.group(1).lower() if sha else None, line.strip()))
+    out = [FixesTag(fl.sha.lower() if fl.sha else None, fl.line.strip()) for _, fl in fixes_lines(patch.message_lines)]
     written = {t.sha for t in out}
     for t in patch.followup_trailers:
         if t.key == "fixes":
-            sha = _SHA_RE.search(t.value)
-            key = sha.group(1).lower() if sha else None
+            key = parse_fixes_value(t.value)[0]
             if key not in written:
                 out.append(FixesTag(key, f"Fixes: {t.value}", from_reply=True))
     return tuple(out)
