@@ -23,6 +23,7 @@ from ..mail.replies import ReplyAction, read_reply, read_reply_text
 from ..mail.reply_forms import hints, shipped_forms
 from ..mail.settle import Answer, PostingPatch, settle, targets
 from ..context.replies.settled import shipped_appliers
+from ..model.fixes import has_fixes_tag
 from ..mail.subject import list_name_of, normalized_summary, parse_subject
 from ..sources.index import MailHead, MailRef, index_inputs, raw_mail
 
@@ -264,9 +265,6 @@ def _pull_requests(heads: list[MailHead], handles: dict) -> Iterable[PullRequest
             yield PullRequest(h.msgid, h.subject, h.date, m.group(1), m.group(2))
 
 
-_FIXES_RE = re.compile(r"^Fixes:[ \t]*[0-9a-f]{6,}", re.M | re.I)
-
-
 def _text_of(data: bytes) -> str:
     head, _, body = data.partition(b"\n\n")
     if not _ENCODED_RE.search(head) and not _MULTIPART_RE.search(head):
@@ -291,7 +289,7 @@ def _scan_patches(p: Posting, by_id: dict[str, MailHead], handles: dict) -> None
         p.files[m.counter] = h.paths
         if p.settled:
             message, _, _ = _text_of(_read(h, handles)).partition("\n---")
-            if _FIXES_RE.search(message):
+            if has_fixes_tag(message):
                 p.fixes.add(m.counter)
 
 
