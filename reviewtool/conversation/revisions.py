@@ -22,10 +22,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from email.utils import parseaddr
 from typing import Iterable
 
-from ..mail.headers import address_of
+from ..mail.headers import address_of, mailbox
 from ..mail.kinds import mail_kind
 from ..sources.diffsig import similarity
 from ..sources.index import MailHead
@@ -214,7 +213,7 @@ RFC_ANSWER_WINDOW_S = 30 * 86400  # the patch an RFC asked about follows its ans
 def _person_keys(h: MailHead) -> set[str]:
     """Who sent a mail: the address, and a display name of two words or more ("Gustavo A. R.
     Silva" sends from two addresses); one word names nobody in particular."""
-    name = " ".join(parseaddr(h.sender)[0].split())
+    name = " ".join(mailbox(h.sender)[0].split())
     return {address_of(h.sender)} | ({"name:" + name} if len(name.split()) >= 2 else set())
 
 

@@ -77,7 +77,7 @@ def simple_address_text(value: str) -> str | None:
     """str(AddressHeader) of `value` when it is a plain address list, else None. In a list of
     several, a mailbox of another shape (an encoded or escaped name) is parsed alone (_one_mailbox),
     where nothing in the list can join it to its neighbours."""
-    pieces = _address_pieces(value)
+    pieces = address_pieces(value)
     # A long list is read piece by piece (the parser reads a 20,000-address Cc in quadratic time,
     # 30 s); one long piece is the parser's.
     if pieces is None or any(len(p) > 4000 for p in pieces):
@@ -140,7 +140,7 @@ def _one_mailbox(piece: str) -> str | None:
 _PIECE_RE = re.compile(r'(?:[^,"]|"(?:[^"\\]|\\.)*")*')
 
 
-def _address_pieces(value: str) -> list[str] | None:
+def address_pieces(value: str) -> list[str] | None:
     """`value` cut at the commas outside quotes (`"Doe, John" <jd@example.org>` is one mailbox);
     None when a quote is left open."""
     if '"' not in value:

@@ -11,11 +11,12 @@ import email.policy
 import re
 from datetime import datetime, timezone
 from email.message import EmailMessage
-from email.utils import parseaddr, parsedate_to_datetime
+from email.utils import getaddresses, parseaddr, parsedate_to_datetime
 from functools import lru_cache
+from typing import Iterable
 
 from .encoded_words import decode_words
-from .fastheaders import simple_header_text, simple_mailboxes
+from .fastheaders import address_pieces, simple_header_text, simple_mailboxes
 
 
 @lru_cache(maxsize=16384)
@@ -148,14 +149,42 @@ def decoded(value: str) -> str:
     return " ".join(decode_words(value.replace("\r", "").replace("\n", "")).split())
 
 
-def address_of(sender: str) -> str:
-    """The address of a From header's text (lower case as given): the same author under another
-    display name. A plain single mailbox is read without the email package's parser (triage
-    groups thousands of senders; tests/test_fastheaders.py holds both to the same answer)."""
-    pairs = simple_mailboxes(sender)
+# Addresses: every stage reads a sender, a recipient list or a reply's author here. A plain
+# mailbox is read without the email package's parser (triage groups thousands of senders;
+# tests/test_fastheaders.py holds both to the same answer), anything else by email.utils.
+
+def mailbox(text: str | None) -> tuple[str, str]:
+    """(display name, address) of one mailbox's text, as written (`("", "")` when it holds none)."""
+    pairs = simple_mailboxes(text or "")
     if pairs is not None and len(pairs) == 1:
-        return pairs[0][1]
-    return parseaddr(sender)[1] or sender
+        return pairs[0]
+    return parseaddr(text or "")
+
+
+def address_of(sender: str) -> str:
+    """The address of a From header's text (its case as given; the text itself when it holds no
+    address): the same author under another display name."""
+    return mailbox(sender)[1] or sender
+
+
+def mailboxes(values: Iterable[str]) -> list[tuple[str, str]]:
+    """(display name, address) of every mailbox of To/Cc-like values, each of which may list
+    several (`"Doe, John" <jd@example.org>, x@y.org`)."""
+    out: list[tuple[str, str]] = []
+    for value in values:
+        pairs = simple_mailboxes(value)
+        out += pairs if pairs is not None else getaddresses([value])
+    return out
+
+
+def address_list(values: Iterable[str]) -> tuple[str, ...]:
+    """The mailboxes of To/Cc-like values as written, one entry each, cut at the commas outside
+    quotes (`"Doe, John" <jd@example.org>` is one entry, not two)."""
+    out = []
+    for value in values:
+        pieces = address_pieces(value) or value.split(",")
+        out += [p.strip() for p in pieces if p.strip()]
+    return tuple(out)
 
 
 def date_of(raw: str) -> datetime | None:

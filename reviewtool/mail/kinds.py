@@ -18,10 +18,10 @@ from __future__ import annotations
 import fnmatch
 import re
 from datetime import date as Day, datetime, timezone
-from email.utils import parseaddr
 from functools import lru_cache
 from importlib import resources
 
+from .headers import mailbox
 from .subject import parse_subject
 
 KINDS = ("stable-review", "stable-backport", "stable-notice", "merge-notice", "robot-report", "announcement")
@@ -49,7 +49,7 @@ _TABLE: tuple[tuple[str, re.Pattern[str], tuple[str, ...] | None], ...] = (
 
 
 def _sender_is(sender: str, patterns: tuple[str, ...]) -> bool:
-    addr = parseaddr(sender or "")[1].lower()
+    addr = mailbox(sender)[1].lower()
     return any(fnmatch.fnmatchcase(addr, p) for p in patterns)
 
 

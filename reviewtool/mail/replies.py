@@ -48,11 +48,12 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.message import Message
-from email.utils import parseaddr, parsedate_to_datetime
+from email.utils import parsedate_to_datetime
 from typing import Sequence
 
 from ..bounded import number
 from .footer import strip_list_footer
+from .headers import mailbox
 from .reply_forms import ReplyForm, hints, shipped_forms
 from .reply_lists import PARSERS, PatchRef
 
@@ -107,7 +108,7 @@ class ReplyAction:
 
 
 def address(text: str | None) -> Address:
-    name, addr = parseaddr(text or "")
+    name, addr = mailbox(text)
     return Address(name=name.strip(), email=addr.strip().lower())
 
 

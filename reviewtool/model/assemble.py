@@ -11,10 +11,9 @@ import re
 from collections import Counter
 from datetime import datetime
 from email.message import EmailMessage
-from email.utils import parseaddr
 
 from ..mail.footer import strip_list_footer
-from ..mail.headers import header
+from ..mail.headers import address_list, header, mailbox
 from ..mail.message import is_patch_mail
 from .diff import parse_basement
 from .series import Patch, Person, Reply, Series, Trailer
@@ -34,7 +33,7 @@ def person(name: str | None, email: str | None) -> Person:
 
 def addresses(msg: EmailMessage, name: str, read=None) -> tuple[str, ...]:
     value = read(name) if read is not None else header(msg, name)
-    return tuple(a.strip() for a in value.split(",") if a.strip()) if value else ()
+    return address_list([value]) if value else ()
 
 
 def split_body(body: str) -> tuple[str, str]:
@@ -74,7 +73,7 @@ def make_patch(msg: EmailMessage, *, msgid: str, body: str, sender: Person, subj
     author = sender
     for k, v in parts.inbody_headers:
         if k.lower() == "from":
-            name, addr = parseaddr(v)
+            name, addr = mailbox(v)
             if addr:
                 author = Person(name, addr)
     basement = parse_basement(below)

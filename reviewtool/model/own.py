@@ -12,12 +12,10 @@ import re
 from collections import Counter
 from dataclasses import replace
 from email.message import EmailMessage
-from email.utils import getaddresses
 
 from ..errors import InputError
 from ..limits import limits
-from ..mail.fastheaders import simple_mailboxes
-from ..mail.headers import date_of, header, header_reader, ids_in, message_id_of
+from ..mail.headers import date_of, header, header_reader, ids_in, mailboxes, message_id_of
 from ..mail.message import is_patch_mail
 from ..mail.subject import parse_subject
 from .assemble import duplicate_counters, make_patch, make_series, person
@@ -49,7 +47,7 @@ def _body(msg: EmailMessage) -> str:
 
 
 def _sender(from_text: str):
-    pairs = simple_mailboxes(from_text) or getaddresses([from_text])
+    pairs = mailboxes([from_text])
     name, addr = pairs[0] if pairs else ("", "")
     return person(name if name.strip() else addr, addr)
 

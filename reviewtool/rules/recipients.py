@@ -9,8 +9,8 @@ send-email and b4 send copy) and prints the arguments to add.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from email.utils import getaddresses
 
+from ..mail.headers import mailboxes
 from ..model.series import Patch
 from .labels import counters_text
 from .registry import Hit, Severity, rule
@@ -98,7 +98,7 @@ def present_for(patch: Patch, ctx, from_trailers: bool) -> set[str]:
     trailers git send-email and b4 send copy)."""
     mailmap = ctx.maintainers.mailmap
     values = list(patch.to) + list(patch.cc)
-    found = {addr for _, addr in getaddresses(values) if "@" in addr}
+    found = {addr for _, addr in mailboxes(values) if "@" in addr}
     found |= {p.email for p in (patch.sender, patch.author) if p and p.email}
     if from_trailers:
         found |= {t.person.email for t in patch.trailers if t.person and t.person.email and not t.address_problem}

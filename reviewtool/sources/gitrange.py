@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from ..errors import InputError, RepositoryError
+from ..mail.headers import address_list
 from .b4prep import Cover
 from .files import RawMail, parse_mail, thread_under
 from .gitconfig import GitConfig, RepoFacts
@@ -79,13 +80,6 @@ def _send_config_of(config: GitConfig) -> dict[str, list[str]]:
         if value is not None:  # a key without '=' names no recipient
             out.setdefault(key.lower(), []).append(value)
     return out
-
-
-def _split_addresses(values) -> tuple[str, ...]:
-    out = []
-    for v in values:
-        out.extend(a.strip() for a in v.split(",") if a.strip())
-    return tuple(out)
 
 
 # --- the mails ------------------------------------------------------------------------------------
@@ -187,8 +181,8 @@ def range_mails(repo: Path, request: RangeRequest,
         raise InputError(f"{plan.label}: {count} commits is not a patch series (limit {_MAX_COMMITS}); "
                          "name the range, e.g. origin/main..HEAD")
     cover = plan.cover
-    to = _dedupe(request.to + _split_addresses(send.get("sendemail.to", ())) + (cover.to if cover else ()))
-    cc = _dedupe(request.cc + _split_addresses(send.get("sendemail.cc", ())) + (cover.cc if cover else ()))
+    to = _dedupe(request.to + address_list(send.get("sendemail.to", ())) + (cover.to if cover else ()))
+    cc = _dedupe(request.cc + address_list(send.get("sendemail.cc", ())) + (cover.cc if cover else ()))
     with_cover = cover is not None and count >= 2
     # With b4's cover commit at the bottom, --base is the cover commit (so format-patch lists no
     # prerequisite for it) and the base-commit line is then set to its parent, as b4 writes it.

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable
 
-from ..mail.headers import address_of
+from ..mail.headers import address_of, mailbox
 from ..mail.subject import is_reply_subject, normalized_summary, parse_subject
 from ..sources.index import MailHead
 from .group import SeriesGroup
@@ -84,9 +84,7 @@ def read_pull_requests(heads: list[MailHead], appliers: frozenset[str],
 
 
 def _name(sender: str) -> str:
-    from email.utils import parseaddr
-
-    return parseaddr(sender)[0].strip().strip('"').casefold()
+    return mailbox(sender)[0].strip().strip('"').casefold()
 
 
 def _lookup(pulls: dict[tuple[str, str], Pulled], summary: str, author: str) -> Pulled | None:

@@ -61,14 +61,14 @@ def review_coverage(series: Series, in_words: tuple[dict[str, Any], ...] = ()) -
     patch, in a reply to it, or in a reply to the cover letter, which b4 applies to every patch),
     or reviewed in words by someone who applies for the tree (`in_words`: context/reply_acts
     approvals; one to the cover letter, or to a mail not known, counts for every patch)."""
+    from ..mail.headers import mailbox
+
     cover_trailers = series.cover.followup_trailers if series.cover else ()
     reviewed, who = [], {}
-    from email.utils import parseaddr
-
     for p in series.patches:
         people = [(x.email.lower() or x.name, str(x))
                   for x in _outside_reviews(p.trailers + p.followup_trailers + cover_trailers, p.author)]
-        people += [(parseaddr(a["by"])[1].lower() or a["by"], a["by"]) for a in in_words
+        people += [(mailbox(a["by"])[1].lower() or a["by"], a["by"]) for a in in_words
                    if a["patch"] in (None, 0, p.counter)]
         if people:
             reviewed.append(p.counter)

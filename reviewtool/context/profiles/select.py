@@ -13,9 +13,9 @@ from .load import repo_default_profile
 
 def _addresses(recipients: Iterable[str]) -> list[str]:
     """Bare lower-case addresses in the order they were written (To before Cc)."""
-    from email.utils import getaddresses
+    from ...mail.headers import mailboxes
 
-    return [addr.lower() for _, addr in getaddresses(list(recipients)) if addr]
+    return [addr.lower() for _, addr in mailboxes(recipients) if addr]
 
 
 def _claim(p: Profile, path: str) -> int:
