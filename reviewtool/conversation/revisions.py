@@ -26,6 +26,7 @@ from typing import Iterable
 
 from ..mail.headers import address_of, mailbox
 from ..mail.kinds import mail_kind
+from ..mail.subject import summary_prefixes
 from ..sources.diffsig import similarity
 from ..sources.index import MailHead
 from ..sources.unthreaded import join_unthreaded, unthreaded_marker
@@ -163,13 +164,11 @@ def _home(t: PatchThread, keys: set[tuple[str, str]], owner: dict[tuple[str, str
     return None
 
 
-_PREFIX_RE = re.compile(r"^[\w.+/-]{1,40}:\s+(?=\S)")
-
-
 def _without_prefix(h: MailHead, s: _Subj) -> str | None:
     """The summary key with its first `subsystem:` prefix taken off, when it has one."""
-    m = _PREFIX_RE.match(s.summary)
-    return s.summary[m.end():] + "|" + address_of(h.sender) if m else None
+    found = summary_prefixes(s.summary)
+    rest = s.summary[found[0][1]:] if found else ""
+    return rest + "|" + address_of(h.sender) if rest else None
 
 
 def _prefix_home(t: PatchThread, owner: dict[tuple[str, str], int], unprefixed: dict[str, int],

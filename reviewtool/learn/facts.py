@@ -54,10 +54,10 @@ def _patch_facts(p, cls, profile, calendar) -> PatchFacts:
     from ..context.classify.series import urgent_signals
     from ..context.profiles.parts import UNTAGGED_SIGNALS
     from ..context.classify.reading import read_patch
-    from ..rules.subject import _leading_prefixes  # the rule's own reading of `subsys:` prefixes
+    from ..mail.subject import leading_prefixes  # the rules' own reading of `subsys:` prefixes
 
     reading = read_patch(p, profile, calendar)
-    return PatchFacts(counter=p.counter, summary=p.subject.summary, prefixes=tuple(_leading_prefixes(p.subject.summary)),
+    return PatchFacts(counter=p.counter, summary=p.subject.summary, prefixes=tuple(leading_prefixes(p.subject.summary)),
                       paths=p.diff.paths, signed=bool(p.trailers_named("signed-off-by")),
                       fixes=bool(p.trailers_named("fixes")), kind=cls.kind if cls else None,
                       tree=cls.tree if cls else None, urgent=urgent_signals(reading, UNTAGGED_SIGNALS))

@@ -32,9 +32,9 @@ EXEMPT_MIN = 2
 
 
 def leading(summary: str) -> list[str]:
-    from ..rules.subject import _leading_prefixes  # the rule's own reading of `subsys:` prefixes
+    from ..mail.subject import leading_prefixes  # the rules' own reading of `subsys:` prefixes
 
-    return _leading_prefixes(summary)
+    return leading_prefixes(summary)
 
 
 def summary_of(subject: str) -> str:

@@ -51,10 +51,44 @@ class Subject:
     @property
     def subsystem(self) -> str | None:
         """`net: sched` from `net: sched: fix x`: every `word:` prefix before the description."""
-        m = re.match(r"^((?:[\w./\-+,{}* ]{1,60}?:\s)+)", self.summary)
-        if not m:
-            return None
-        return m.group(1).strip().rstrip(":").strip()
+        return ": ".join(w for w, _ in summary_prefixes(self.summary)) or None
+
+    @property
+    def description(self) -> str:
+        """The summary without its `subsys: sub:` prefixes: what the patch says it does."""
+        found = summary_prefixes(self.summary)
+        return self.summary[found[-1][1]:] if found else self.summary
+
+
+_PREFIX_END_RE = re.compile(r":[ \t]+")
+_PREFIX_MAX = 40  # characters of one prefix, its colon included
+
+
+def summary_prefixes(summary: str) -> tuple[tuple[str, int], ...]:
+    """The `subsystem:` prefixes a summary starts with, as written, each with where the text after
+    it starts: `net: sched: fix x` -> (("net", 5), ("sched", 12)). A prefix is what comes before
+    a colon and a blank: one word of at most 40 characters (`net/mlx5e`, `wifi:ath11k`,
+    `ath9k_set_moredata()`); the first may be up to three words (`driver core`, `ct
+    expectation`, `gprint, oprint`); none holds a quote (`Revert "net: x"` starts with none).
+    Every stage reads prefixes here: the subject rules, the classifier, the revision linker and
+    `profile learn`."""
+    out: list[tuple[str, int]] = []
+    at = 0
+    for m in _PREFIX_END_RE.finditer(summary):
+        word = summary[at:m.start()].rstrip()
+        blanks = word.count(" ")
+        if not word or m.start() + 1 - at > _PREFIX_MAX or '"' in word or blanks > (2 if not out else 0):
+            break
+        out.append((word, m.end()))
+        at = m.end()
+    return tuple(out)
+
+
+def leading_prefixes(summary: str) -> list[str]:
+    """`MAINTAINERS: wifi: ath: remove x` -> ["maintainers:", "wifi:", "ath:"], lower case (a
+    revert: the quoted subject's)."""
+    m = re.match(r'^(?:Revert|Reapply)\s+"(.*)', summary, re.I)
+    return [w.lower() + ":" for w, _ in summary_prefixes(m.group(1) if m else summary)]
 
 
 def _tokens(group: str) -> list[str]:

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from ..model.series import Patch, Series
+from ..mail.subject import leading_prefixes
 from ..model.subject import UNCLOSED
 from .registry import Hit, Severity, rule
 
@@ -89,18 +90,6 @@ def _tree_problem(p: Patch, ctx) -> _Problem | None:
                                       "names exactly, and guess (or skip the series) otherwise.", picked)
 
 
-def _leading_prefixes(summary: str) -> list[str]:
-    """`MAINTAINERS: wifi: ath: remove x` -> ["maintainers:", "wifi:", "ath:"] (a revert: the quoted subject's)."""
-    m = re.match(r'^(?:Revert|Reapply)\s+"(.*)', summary, re.I)
-    text = m.group(1) if m else summary
-    out = []
-    for part in re.split(r"(?<=:)\s+", text)[:-1]:
-        if not part.endswith(":") or " " in part.strip() or len(part) > 40:
-            break
-        out.append(part.lower())
-    return out
-
-
 def _required_prefix_problems(p: Patch, ctx) -> list[_Problem]:
     """A summary prefix the list requires (`wifi:` on linux-wireless), on a patch touching its paths."""
     out = []
@@ -108,7 +97,7 @@ def _required_prefix_problems(p: Patch, ctx) -> list[_Problem]:
     for rp in ctx.profile.required_prefixes:
         paths = rp.paths or ctx.profile.paths
         touched = [f.path for f in p.diff.files if any(f.path.startswith(x) for x in paths)]
-        if not touched or summary.startswith(rp.exempt) or rp.prefix.lower() in _leading_prefixes(summary):
+        if not touched or summary.startswith(rp.exempt) or rp.prefix.lower() in leading_prefixes(summary):
             continue
         convention = rp.convention_at(p.date)
         if convention is None:

@@ -70,9 +70,7 @@ def reverted_commit(patch: Patch) -> str | None:
     if m:
         return m.group(1)
     summary = patch.subject.summary
-    sub = patch.subject.subsystem
-    rest = summary[len(sub):].lstrip(": ") if sub and summary.startswith(sub) else summary
-    return "" if _REVERT_RE.match(rest) or _REVERT_RE.match(summary) else None
+    return "" if _REVERT_RE.match(patch.subject.description) or _REVERT_RE.match(summary) else None
 
 
 def _words(lines) -> set[str]:

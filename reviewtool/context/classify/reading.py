@@ -73,11 +73,7 @@ class PatchReading:
 
 def description(patch: Patch) -> str:
     """The subject without its `subsys: sub:` prefixes: what the patch says it does."""
-    summary = patch.subject.summary
-    sub = patch.subject.subsystem
-    if sub and summary.startswith(sub):
-        return summary[len(sub):].lstrip(": ").strip()
-    return summary
+    return patch.subject.description.strip()
 
 
 def prose_lines(patch: Patch) -> list[str]:
