@@ -246,9 +246,9 @@ def _replies(heads: list[MailHead], handles: dict) -> Iterable[ReplyAction]:
 
 
 def _address(sender: str) -> str:
-    from email.utils import parseaddr
+    from ..mail.headers import mailbox
 
-    return parseaddr(sender)[1].lower()
+    return mailbox(sender)[1].lower()
 
 
 def _when(ts: float | None) -> datetime | None:

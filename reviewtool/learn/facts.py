@@ -65,9 +65,8 @@ def _patch_facts(p, cls, profile, calendar) -> PatchFacts:
 
 def facts_of(job: Job, raws: list, options) -> Facts:
     """Build and review one posting (`raws`: its mails read back by offset) as `check` would."""
-    from email.utils import getaddresses
-
     from ..context.calendar import load_calendar
+    from ..mail.headers import mailboxes
     from ..model.b4adapter import build_series
     from ..model.series import is_pull_request
     from ..review import review_series
@@ -81,7 +80,7 @@ def facts_of(job: Job, raws: list, options) -> Facts:
         first = series.first
         return Facts(
             key=job.key,
-            recipients=tuple(a.lower() for _, a in getaddresses(list(first.to + first.cc)) if a) if first else (),
+            recipients=tuple(a.lower() for _, a in mailboxes(first.to + first.cc) if a) if first else (),
             has_cover=series.has_cover,
             findings=tuple((f.rule, f.severity.value, f.patch) for f in review.findings),
             patches=tuple(_patch_facts(p, classes.get(p.counter), review.profile, calendar) for p in series.patches),
