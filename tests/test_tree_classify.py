@@ -195,3 +195,18 @@ def test_an_untagged_build_fix_goes_where_the_build_broke(tmp_path):
     assert tree_of("wifi: ath5k: fix building with LEDS=m", "The driver fails to link when LEDS_CLASS is a "
                    "module and ath5k is built in. Depend on it accordingly.", "bb.mbox") == "wireless"
     assert tree_of("wifi: ath5k: sort the Kconfig entries", "Sort the entries by name.", "tidy.mbox") == "wireless-next"
+
+
+def test_a_diff_that_only_changes_comments_fixes_no_running_code(tmp_path):
+    """Whatever its summary says ("add missing Return:", "fix the wrong comment"), a comment-only
+    diff changes no code users run: a clean-up. The same summary over a code change is a fix
+    (near miss)."""
+    comment = modify("drivers/net/ethernet/foo/foo.c", [" * Return: 0 on success, a negative errno otherwise."],
+                     context="/**")
+    c = one_patch(tmp_path, "net: foo: add missing Return: to foo_open() kernel-doc", comment, "Document it.",
+                  tree="net-next", name="doc.mbox")
+    assert (c.patches[0].kind, c.patches[0].basis) == ("development", "cleanup")
+    code = modify("drivers/net/ethernet/foo/foo.c", ["	return err;"], ["	return 0;"])
+    c = one_patch(tmp_path, "net: foo: add missing return of the error in foo_open()", code, "Return it.",
+                  tree="net-next", name="code.mbox")
+    assert c.patches[0].kind == "fix"

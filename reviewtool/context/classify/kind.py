@@ -5,6 +5,7 @@
 1. what the files are (tests only, documentation only);
 2. a Fixes tag or a revert;
 3. what the diff adds that only new work adds (a new file, Kconfig, a module parameter, uAPI);
+   a diff that only changes comments (no code runs differently, whatever its summary says);
 4. the summary: a bug it names beats the cosmetic words beside it ("fix refcount leak found by
    coccinelle" is a fix; "fix sparse warnings" is not), and a crash report in the message counts
    as a bug named;
@@ -128,6 +129,9 @@ def kind_of(r: PatchReading, subject: str, limit: int) -> Kind:
         return Kind("fix", "tag", reasons, [t.line for t in r.fixes])
     if r.strong_new_work:
         return _development(r.new_work, r.lines, "diff")
+    if r.comment_only:  # "fix the wrong comment", "add missing Return: to kernel-doc": no code runs differently
+        return Kind("development", "cleanup", ["the diff only changes comments", _lines_text(r.lines), "no Fixes tag"],
+                    [subject], phrases=("comment-only",))
     shown = _cosmetic(r, subject)
     if shown is not None:  # "fix typo in comment", "fix checkpatch warning": work on how code reads
         return Kind("development", "cleanup", [f"a cosmetic change {shown.detail}", _lines_text(r.lines),
