@@ -203,7 +203,7 @@ def test_a_diff_that_only_changes_comments_fixes_no_running_code(tmp_path):
     (near miss)."""
     comment = modify("drivers/net/ethernet/foo/foo.c", [" * Return: 0 on success, a negative errno otherwise."],
                      context="/**")
-    c = one_patch(tmp_path, "net: foo: add missing Return: to foo_open() kernel-doc", comment, "Document it.",
+    c = one_patch(tmp_path, "net: foo: add missing Return: to foo_open() documentation", comment, "Document it.",
                   tree="net-next", name="doc.mbox")
     assert (c.patches[0].kind, c.patches[0].basis) == ("development", "cleanup")
     code = modify("drivers/net/ethernet/foo/foo.c", ["	return err;"], ["	return 0;"])
