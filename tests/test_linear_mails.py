@@ -1,0 +1,151 @@
+"""Whole mails grow linearly (issue 32's table): each shape of hostile mail is written at N and at
+4N, and `check` (`triage` too, for the threads) reads both in one child process. The 4N run may
+take at most 6 times the N run's CPU and 5 times its memory; a cost that grows with the square of
+the input fails here long before it costs minutes. No absolute time is asserted (the figures at
+the table's largest sizes are benchmarks/bench_limits.py's); a run's memory is the rise of the
+child's peak resident size over what it held before the run, its peak reset for each run.
+
+N is small (the N run takes a tenth of a second or so): a quadratic cost shows as 10x to 16x at
+these sizes, a linear one as 3x to 4.5x. CPU under 0.05 s, and memory under 4 MB, count as that
+much: below them a ratio is noise.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from mailfactory import Mail, hunk_diff, patch_body, series_mails, thread, write
+
+TIME_GROWTH, MEMORY_GROWTH = 6.0, 5.0
+CPU_FLOOR_S, MEMORY_FLOOR_MB = 0.05, 4.0
+START = datetime(2026, 11, 2, 10, 0, tzinfo=timezone.utc)
+
+_MEASURE = r"""
+import contextlib, io, json, sys, time
+from reviewtool.cli import main
+
+def status(key):
+    return int([l.split()[1] for l in open("/proc/self/status") if l.startswith(key + ":")][0]) / 1024
+
+command, warm, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
+extra = ["--no-store", "--now", "2026-12-01T00:00:00", "--jobs", "1"] if command == "triage" else []
+with contextlib.redirect_stdout(io.StringIO()):
+    main([command, warm, "--format", "json", *extra])  # what reading the shape loads: b4, rules, profiles
+out = []
+for path in paths:
+    with open("/proc/self/clear_refs", "w") as fh:
+        fh.write("5")  # the peak resident size starts again from what is held now
+    base = status("VmRSS")
+    with contextlib.redirect_stdout(io.StringIO()) as text:
+        start = time.process_time()
+        code = main([command, path, "--format", "json", *extra])
+        cpu = time.process_time() - start
+    out.append({"code": code, "cpu": cpu, "mb": status("VmHWM") - base, "json": text.getvalue()})
+print(json.dumps(out))
+"""
+
+
+def _mbox(*mails: str) -> str:
+    return "\n".join("From mboxrd@z Thu Jan  1 00:00:00 1970\n" + m for m in mails)
+
+
+def _render(mail: Mail, msgid: str, i: int = 0) -> str:
+    return mail.render(msgid, START + timedelta(seconds=i))
+
+
+def encoded_subject(n: int) -> str:
+    return thread(Mail("[PATCH net] foo: " + " ".join("=?utf-8?b?w6Q=?=" for _ in range(n)), patch_body()))
+
+
+def encoded_cc(n: int) -> str:
+    cc = ", ".join(f"=?utf-8?b?w6Q=?= Person{i} <p{i}@example.org>" for i in range(n))
+    return thread(Mail("[PATCH net] foo: fix bar", patch_body(), cc=cc))
+
+
+def plain_cc(n: int) -> str:
+    return thread(Mail("[PATCH net] foo: fix bar", patch_body(), cc=", ".join(f"P{i} <p{i}@example.org>" for i in range(n))))
+
+
+def folded_header(n: int) -> str:
+    return thread(Mail("[PATCH net] foo: fix bar", patch_body(), extra_headers={"X-Folded": "a" + "\n b" * n}))
+
+
+def bracket_subject(n: int) -> str:
+    return thread(Mail("[" * n + "PATCH net] foo: fix bar", patch_body()))
+
+
+def bracket_reply(n: int) -> str:
+    return thread(Mail("[PATCH net] foo: fix bar", patch_body()),
+                  Mail("Re: [PATCH " + "[" * n, "Looks fine.\n\nReviewed-by: Rob Reviewer <rob@example.net>\n",
+                       sender="Rob Reviewer <rob@example.net>"))
+
+
+def long_tag(n: int) -> str:
+    return thread(Mail(f"[PATCH {'n' * n}] foo: fix bar", patch_body()))
+
+
+def trailers(n: int) -> str:
+    lines = "\n".join(f"Reviewed-by: Person {i} <p{i}@example.org>" for i in range(n))
+    return thread(Mail("[PATCH net] foo: fix bar", patch_body(trailers=lines + "\nSigned-off-by: Jane Developer <jane@example.org>")))
+
+
+def patches_unnumbered(n: int) -> str:
+    """n patches without counters in one thread (each answering the first), each on 20 files of its
+    own: every patch of the thread may be its first, and keys the thread by the thread's files."""
+    mails = []
+    for k in range(1, n + 1):
+        diff = "".join(hunk_diff(f"drivers/net/foo{k}/f{j}.c", ["\treturn 0;"], [f"\treturn bar({k});"])
+                       for j in range(20))
+        mails.append(_render(Mail(f"[PATCH net-next] foo{k}: fix part {k}", patch_body(diff=diff),
+                                  in_reply_to="p1@example.org" if k > 1 else None), f"p{k}@example.org", k))
+    return _mbox(*mails)
+
+
+# shape: (its generator, N, the commands that read it)
+SHAPES = {
+    "subject of N encoded words": (encoded_subject, 2500, ("check",)),
+    "Cc of N encoded names": (encoded_cc, 500, ("check",)),
+    "Cc of N plain names": (plain_cc, 2000, ("check",)),
+    "a header folded N times": (folded_header, 100_000, ("check",)),
+    "a subject opening with N [": (bracket_subject, 4000, ("check",)),
+    "a reply subject of N [": (bracket_reply, 4000, ("check",)),
+    "a subject tag of N characters": (long_tag, 250_000, ("check",)),
+    "N trailers in one patch": (trailers, 2500, ("check",)),
+    "N patches without counters in one thread": (patches_unnumbered, 100, ("check", "triage")),
+}
+CASES = [(shape, command) for shape, (_, _, commands) in SHAPES.items() for command in commands]
+
+
+def _measure(command: str, *paths: Path) -> list[dict]:
+    try:
+        proc = subprocess.run([sys.executable, "-c", _MEASURE, command, *map(str, paths)],
+                              capture_output=True, text=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{command} of {[p.name for p in paths]} ran for over five minutes")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("shape, command", CASES, ids=[f"{c}: {s}" for s, c in CASES])
+def test_a_shape_at_four_times_the_size_costs_at_most_linearly_more(tmp_path, shape, command):
+    make, n, _ = SHAPES[shape]
+    warm = write(tmp_path, make(8), "8.mbox")  # the shape, small: its code loaded, its caches hardly filled
+    small = write(tmp_path, make(n), "n.mbox")
+    large = write(tmp_path, make(4 * n), "4n.mbox")
+    one, four = _measure(command, warm, small, large)
+    for run in (one, four):
+        assert run["code"] in (0, 1), run["json"][-500:]  # a review, not a refusal or an error
+        report = json.loads(run["json"])
+        named = report["series"]["subject"] if command == "check" else report["series"][0]["subject"]
+        assert "foo" in named or "PATCH" in named, named  # the review still names the series
+    time_growth = max(four["cpu"], CPU_FLOOR_S) / max(one["cpu"], CPU_FLOOR_S)
+    memory_growth = max(four["mb"], MEMORY_FLOOR_MB) / max(one["mb"], MEMORY_FLOOR_MB)
+    figures = f"N={n}: {one['cpu']:.2f} s, {one['mb']:.0f} MB; 4N: {four['cpu']:.2f} s, {four['mb']:.0f} MB"
+    assert time_growth <= TIME_GROWTH, f"{shape}: time grew {time_growth:.1f}x ({figures})"
+    assert memory_growth <= MEMORY_GROWTH, f"{shape}: memory grew {memory_growth:.1f}x ({figures})"
