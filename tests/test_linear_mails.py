@@ -95,6 +95,47 @@ def trailers(n: int) -> str:
     return thread(Mail("[PATCH net] foo: fix bar", patch_body(trailers=lines + "\nSigned-off-by: Jane Developer <jane@example.org>")))
 
 
+def _replies(n: int, reply, to: int | None = None) -> str:
+    """A three-patch series and n replies, each `reply(i)` -> (sender, body), spread over the
+    patches, or all to mail `to` (0: the cover letter)."""
+    mails = [_render(m, f"s{i}@example.org", i) for i, m in enumerate(series_mails(3))]
+    mails[1:] = [m.replace("\nTo:", "\nIn-Reply-To: <s0@example.org>\nReferences: <s0@example.org>\nTo:", 1)
+                 for m in mails[1:]]
+    for i in range(n):
+        sender, body = reply(i)
+        parent = f"s{i % 3 + 1 if to is None else to}@example.org"
+        mails.append(_render(Mail("Re: [PATCH net 1/3] foo: fix thing", body, sender=sender, in_reply_to=parent),
+                             f"r{i}@example.org", 10 + i))
+    return _mbox(*mails)
+
+
+def replies_asking(n: int) -> str:
+    """Every reply asks for a change (each request is checked against the later replies)."""
+    return _replies(n, lambda i: (f"R{i % 7} <r{i % 7}@example.net>",
+                                  "> quoted\n\nPlease split this patch, and could you rebase it?\n"))
+
+
+def replies_reviewing(n: int) -> str:
+    """Every reply to patch 1 gives three review trailers of its own sender (b4 collects them all)."""
+    return _replies(n, lambda i: (f"Person {i} <p{i}@example.net>", "> quoted\n\nLooks good.\n\n" + "".join(
+        f"{key}: Person {i} <p{i}@example.net>\n" for key in ("Reviewed-by", "Acked-by", "Tested-by"))), to=1)
+
+
+def replies_to_the_cover(n: int) -> str:
+    return _replies(n, lambda i: (f"Person {i} <p{i}@example.net>", f"Reviewed-by: Person {i} <p{i}@example.net>\n"),
+                    to=0)
+
+
+def replies_relaying(n: int) -> str:
+    """Every reply carries trailers of other people (b4 lists each as a mismatch)."""
+    return _replies(n, lambda i: (f"Relay {i} <relay{i}@example.net>", "".join(
+        f"Reviewed-by: Person {i}-{k} <p{i}.{k}@example.net>\n" for k in range(3))))
+
+
+def replies_malformed(n: int) -> str:
+    return _replies(n, lambda i: (f"Someone {i} <s{i}@example.net>", f"Reviewed-by: Rob Reviewer{i % 50} <rob@rob@x>\n"))
+
+
 def patches_unnumbered(n: int) -> str:
     """n patches without counters in one thread (each answering the first), each on 20 files of its
     own: every patch of the thread may be its first, and keys the thread by the thread's files."""
@@ -117,6 +158,11 @@ SHAPES = {
     "a reply subject of N [": (bracket_reply, 4000, ("check",)),
     "a subject tag of N characters": (long_tag, 250_000, ("check",)),
     "N trailers in one patch": (trailers, 2500, ("check",)),
+    "N replies asking for changes": (replies_asking, 250, ("check", "triage")),
+    "N replies with review trailers": (replies_reviewing, 250, ("check", "triage")),
+    "N review trailers to the cover letter": (replies_to_the_cover, 300, ("check",)),
+    "N replies relaying others' trailers": (replies_relaying, 250, ("check",)),
+    "N replies with malformed trailers": (replies_malformed, 300, ("check",)),
     "N patches without counters in one thread": (patches_unnumbered, 100, ("check", "triage")),
 }
 CASES = [(shape, command) for shape, (_, _, commands) in SHAPES.items() for command in commands]

@@ -40,10 +40,11 @@ def same_person(a: Person | None, b: Person | None) -> bool:
         return False
     if a.email and b.email and a.email.lower() == b.email.lower():
         return True
-    return bool(a.name and b.name and _norm_name(a.name) == _norm_name(b.name))
+    return bool(a.name and b.name and name_key(a.name) == name_key(b.name))
 
 
-def _norm_name(name: str) -> str:
+def name_key(name: str) -> str:
+    """A display name as same_person compares it: spacing, quotes and case set aside."""
     return re.sub(r"\s+", " ", name.strip().strip('"')).casefold()
 
 

@@ -7,15 +7,15 @@ import re
 from ..model.series import Patch, Reply, Series, Trailer
 from ..model.series import same_person
 from .registry import Hit, rule
-from .trailerlib import REVIEW_KEYS, accepted_by_b4, already_in_patch, corrected_line
+from .trailerlib import REVIEW_KEYS, accepted_by_b4, already_in_patch, corrected_line, mismatches_from
 
 
 def _mismatched(series: Series, reply: Reply, t: Trailer) -> bool:
     """b4 listed it as sent by someone other than the person it names (or we see the same)."""
-    for name, value, from_name, from_email in series.trailer_mismatches:
-        if name.lower() == t.key and from_email.lower() == reply.author.email.lower():
-            if t.person and t.person.email and t.person.email.lower() in value.lower():
-                return True
+    if t.person and t.person.email:
+        named = t.person.email.lower()
+        if any(name == t.key and named in value for name, value in mismatches_from(series, reply.author.email)):
+            return True
     return t.person is not None and not same_person(t.person, reply.author)
 
 
@@ -26,7 +26,7 @@ def _below_signature(reply: Reply, t: Trailer) -> bool:
 
 def drop_reason(series: Series, patch: Patch, reply: Reply, t: Trailer) -> str | None:
     """Why b4 did not collect a reply's review trailer; None when it did, or when we cannot tell."""
-    if accepted_by_b4(patch, reply, t) or already_in_patch(patch, t):
+    if accepted_by_b4(series, patch, reply, t) or already_in_patch(series, patch, t):
         return None
     if t.address_problem:
         return f"the address is malformed ({t.address_problem})"
@@ -83,9 +83,10 @@ def _reviews(series: Series, p: Patch, cover_followups: tuple[Trailer, ...]) -> 
     for t in p.trailers:
         if t.key in REVIEW_KEYS:
             out.append(f"{t.name} {t.person.name if t.person and t.person.name else t.value} (in the patch)")
+    from_cover = set(cover_followups)  # asked of every trailer: a tuple's `in` was quadratic
     for t in p.followup_trailers + cover_followups:
-        if t.key in REVIEW_KEYS and not already_in_patch(p, t):
-            where = "reply to the cover letter" if t in cover_followups else "reply"
+        if t.key in REVIEW_KEYS and not already_in_patch(series, p, t):
+            where = "reply to the cover letter" if t in from_cover else "reply"
             flag = ", address malformed" if t.address_problem else ""
             out.append(f"{t.name} {t.person.name if t.person and t.person.name else t.value} ({where}{flag})")
     return out

@@ -166,7 +166,7 @@ def malformed_address(series, ctx):
     for r in series.replies:
         p = series.patch(r.counter) if r.counter is not None else None
         for t in r.trailers:
-            if not _malformed(t) or t.key in REVIEW_KEYS or (p and accepted_by_b4(p, r, t)):
+            if not _malformed(t) or t.key in REVIEW_KEYS or (p and accepted_by_b4(series, p, r, t)):
                 continue
             yield Hit(f"{t.name} given in a reply has a malformed address: {t.address_problem}",
                       patch=r.counter, severity=Severity.WARNING,
