@@ -1,5 +1,6 @@
-"""Round 3 of hardening: wrong types in a profile file, a failed --output write, and the patch
-limit counting the cover letter."""
+"""Round 3 of hardening: wrong types in a profile file, a failed --output write, the patch limit
+counting the cover letter, small mails that cost minutes, and a full disk while a gzip archive is
+unpacked."""
 
 from __future__ import annotations
 
@@ -193,3 +194,48 @@ def test_a_subject_of_many_encoded_words_reads_as_the_parser_reads_it_up_to_the_
     res = cli("check", "--format", "json", str(write(tmp_path, thread(Mail("[PATCH net] foo: " + over, patch_body())))))
     assert res.code in (0, 1), res.err
     assert res.json["series"]["full_subject"].startswith("[PATCH net] foo: " + "ä" * MAX_WORDS)
+
+
+# 5. A full disk while a gzip archive is unpacked is the disk's fault, not the archive's.
+
+@pytest.mark.parametrize("command", ["triage", "learn"])
+def test_a_full_disk_while_unpacking_a_healthy_gzip_says_the_disk_is_full(tmp_path, cli, monkeypatch, command):
+    import builtins
+    import gzip
+
+    import reviewtool.sources.input_files as input_files
+    from mailfactory import series_mails, thread
+
+    archive = tmp_path / "list.mbox.gz"
+    archive.write_bytes(gzip.compress(thread(*series_mails(3)).encode()))
+    args = (["triage", str(archive), "--no-store", "--format", "json"] if command == "triage"
+            else ["profile", "learn", str(archive), "-o", str(tmp_path / "lab.toml"), "--jobs", "1"])
+
+    class Full:
+        """A file in a full temporary directory: what is written to it fails with ENOSPC."""
+
+        def __init__(self, real):
+            self.real = real
+
+        def write(self, data):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.real.close()
+
+    def full_open(file, mode="r", *rest, **kw):
+        real = builtins.open(file, mode, *rest, **kw)
+        return Full(real) if "w" in mode else real
+
+    monkeypatch.setattr(input_files, "open", full_open, raising=False)
+    res = cli(*args)
+    assert res.code == 2 and res.err.count("\n") == 1, res.err
+    assert "the disk is full" in res.err and "TMPDIR" in res.err and "corrupt" not in res.err
+    monkeypatch.undo()
+    # the near miss: an archive cut short is still the archive's fault
+    archive.write_bytes(archive.read_bytes()[:60])
+    res = cli(*args)
+    assert res.code == 2 and "corrupt gzip data" in res.err and "the disk is full" not in res.err

@@ -4,6 +4,7 @@ note for an input read only up to the input limit."""
 
 from __future__ import annotations
 
+import errno
 import gzip
 import hashlib
 from pathlib import Path
@@ -31,17 +32,36 @@ def unpacked_path(path: Path, scratch: Path) -> Path:
 
 def unpack_gzip(path: Path, scratch: Path) -> Path:
     """A gzip input, streamed into the scratch directory (bounded memory, seekable for workers),
-    up to one byte past the input limit (a gzip bomb expands no further; limit_notes says so)."""
+    up to one byte past the input limit (a gzip bomb expands no further; limit_notes says so).
+    What fails reading is the gzip's fault; what fails writing (a full disk) is the scratch
+    directory's, and is said so: a healthy archive is never called corrupt."""
     target = unpacked_path(path, scratch)
     left = limits().input_bytes + 1
     try:
         with gzip.open(path, "rb") as src, open(target, "wb") as dst:
-            while left > 0 and (chunk := src.read(min(left, 1 << 20))):
+            while left > 0 and (chunk := _read(src, path, min(left, 1 << 20))):
                 dst.write(chunk)
                 left -= len(chunk)
+    except InputError:
+        raise
+    except OSError as exc:  # opening, writing or closing the unpacked copy
+        # the scratch directory is removed on the way out: name the temporary directory it was in
+        raise InputError(f"{path}: cannot unpack it into {scratch.parent}: {_write_failure(exc)}") from exc
+    return target
+
+
+def _read(src, path: Path, size: int) -> bytes:
+    try:
+        return src.read(size)
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
         raise InputError(f"{path}: corrupt gzip data ({exc})") from exc
-    return target
+
+
+def _write_failure(exc: OSError) -> str:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return (f"the disk is full ({exc.strerror}); free some space there, or set TMPDIR to a directory "
+                "with room for the unpacked archive")
+    return exc.strerror or str(exc)
 
 
 def limit_notes(paths: list[Path], scratch: Path, labels: dict[Path, str] | None = None) -> list[str]:
