@@ -4,10 +4,12 @@ the netfilter, Intel and netdev maintainers use has a near miss. Every mail is o
 
 from __future__ import annotations
 
+import pytest
+
 from reviewtool.context.profiles.read import read_profile
 from reviewtool.context.replies.settled import known_appliers
 from reviewtool.learn.archive import SCRIPT_REPLIES_FOR_APPLIER, _learned_appliers
-from reviewtool.mail.replies import read_reply_text
+from reviewtool.mail.replies import read_reply, read_reply_text
 
 QUOTE = "On Mon, 2 Mar 2026 10:00:00 +0000, Jane Developer wrote:\n> +\tfoo();\n\n"
 BOT_BODY = ("Hello:\n\nThis patch was applied to wireless/wireless-next.git (main)\n"
@@ -127,30 +129,54 @@ def test_a_reply_dated_before_the_patch_settles_nothing(tmp_path, cli):
     assert state == "changes-requested"
 
 
-def test_a_state_line_in_a_forwarded_message_is_not_the_senders(tmp_path, cli):
-    """A reply that forwards another mail (message/rfc822) says only what its own text says."""
-    from mailfactory import Mail, patch_body, write
+FORWARDED = ("From: Paolo Abeni <pabeni@redhat.com>\nSubject: Re: [PATCH net] foo: fix bar\n"
+             "Content-Type: text/plain\n\n{text}\n")
+# Where the forwarded mail can stand: after the sender's own text, before it, alone in a
+# multipart, or as the whole mail (Content-Type: message/rfc822).
+LAYOUTS = {
+    "after": "multipart/mixed; boundary=XX\n\n--XX\nContent-Type: text/plain\n\n{own}\n"
+             "--XX\nContent-Type: message/rfc822\n\n{fwd}\n--XX--\n",
+    "before": "multipart/mixed; boundary=XX\n\n--XX\nContent-Type: message/rfc822\n\n{fwd}\n"
+              "--XX\nContent-Type: text/plain\n\n{own}\n--XX--\n",
+    "alone": "multipart/mixed; boundary=XX\n\n--XX\nContent-Type: message/rfc822\n\n{fwd}\n--XX--\n",
+    "whole": "message/rfc822\n\n{fwd}",
+}
+
+
+def _forwarding(own: str, forwarded: str, layout: str) -> str:
     from datetime import datetime, timezone
+
+    from mailfactory import Mail, patch_body
 
     patch = Mail("[PATCH net] foo: fix bar", patch_body(), msgid="p@example.org").render(
         "p@example.org", datetime(2026, 3, 2, 10, tzinfo=timezone.utc))
+    reply = ("From: Jakub Kicinski <kuba@kernel.org>\nDate: Tue, 3 Mar 2026 10:00:00 +0000\n"
+             "Subject: Re: [PATCH net] foo: fix bar\nMessage-ID: <r@example.org>\nIn-Reply-To: <p@example.org>\n"
+             "References: <p@example.org>\nMIME-Version: 1.0\nContent-Type: "
+             + LAYOUTS[layout].format(own=own, fwd=FORWARDED.format(text=forwarded)))
+    return f"From mboxrd@z Thu Jan  1 00:00:00 1970\n{patch}\nFrom mboxrd@z Thu Jan  1 00:00:00 1970\n{reply}"
 
-    def reply(own: str, forwarded: str) -> str:
-        return ("From: Jakub Kicinski <kuba@kernel.org>\nDate: Tue, 3 Mar 2026 10:00:00 +0000\n"
-                "Subject: Re: [PATCH net] foo: fix bar\nMessage-ID: <r@example.org>\nIn-Reply-To: <p@example.org>\n"
-                "References: <p@example.org>\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=XX\n\n"
-                f"--XX\nContent-Type: text/plain\n\n{own}\n--XX\nContent-Type: message/rfc822\n\n"
-                "From: Paolo Abeni <pabeni@redhat.com>\nSubject: Re: [PATCH net] foo: fix bar\n\n"
-                f"{forwarded}\n--XX--\n")
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_state_line_in_a_forwarded_message_is_not_the_senders(tmp_path, cli, layout):
+    """A reply that forwards another mail (message/rfc822) says only what its own text says, in
+    check and triage (b4 reads every text part; the reply reader its first) and in the reply reader
+    profile learn and earlier postings use."""
+    import email
+
+    from mailfactory import write
 
     def state(own: str, forwarded: str):
-        text = (f"From mboxrd@z Thu Jan  1 00:00:00 1970\n{patch}\nFrom mboxrd@z Thu Jan  1 00:00:00 1970\n"
-                + reply(own, forwarded))
-        res = cli("check", str(write(tmp_path, text)), "--format", "json")
-        return (res.json.get("state") or {}).get("state")
+        path = write(tmp_path, _forwarding(own, forwarded, layout))
+        checked = cli("check", str(path), "--format", "json").json
+        (triaged,) = cli("triage", str(path), "--no-store", "--now", "2026-03-04", "--format", "json").json["series"]
+        reply = email.message_from_string(_forwarding(own, forwarded, layout).split("From mboxrd@z", 2)[2].split("\n", 1)[1])
+        action = read_reply(reply)
+        return (checked.get("state") or {}).get("state"), triaged["status"], action and action.state
 
-    assert state("See the mail below.", "Applied, thanks.") is None
-    assert state("Applied, thanks.", "See the mail below.") == "applied"  # the near miss: its own words
+    assert state("See the mail below.", "Applied, thanks.") == (None, "needs-review", None)
+    if layout in ("after", "before"):  # the near miss: the sender's own words
+        assert state("Applied, thanks.", "See the mail below.") == ("applied", "applied", "applied")
 
 
 def test_triage_shows_a_strangers_claim_as_a_claim_and_an_appliers_as_the_state(tmp_path, cli):

@@ -54,6 +54,7 @@ from typing import Sequence
 from ..bounded import number
 from .footer import strip_list_footer
 from .headers import mailbox
+from .message import own_parts
 from .reply_forms import ReplyForm, hints, shipped_forms
 from .reply_lists import PARSERS, PatchRef
 
@@ -286,8 +287,9 @@ def _own_index(quoted: list[bool], i: int) -> int:
 
 
 def _text_body(msg: Message) -> str:
-    """The first text/plain part, decoded (the whole payload of a non-MIME mail); "" for a mail
-    the email package cannot decode (a charset parameter holding a NUL raised ValueError)."""
+    """The first text/plain part of its own (own_parts), decoded (the whole payload of a non-MIME
+    mail); "" for a mail the email package cannot decode (a charset parameter holding a NUL raised
+    ValueError)."""
     try:
         return _first_text(msg)
     except (ValueError, LookupError, TypeError, AttributeError, RecursionError):
@@ -295,8 +297,7 @@ def _text_body(msg: Message) -> str:
 
 
 def _first_text(msg: Message) -> str:
-    parts = msg.walk() if msg.is_multipart() else (msg,)
-    for part in parts:
+    for part in own_parts(msg):  # a mail it forwards is someone else's words
         if part.get_content_type() != "text/plain":
             continue
         raw = part.get_payload()

@@ -16,7 +16,7 @@ from email.message import EmailMessage
 from ..errors import InputError, LimitError
 from ..limits import limits
 from ..mail.headers import header, message_id_of, msg_date
-from ..mail.message import is_patch_mail
+from ..mail.message import is_patch_mail, without_forwarded
 from ..mail.subject import normalized_summary, parse_subject
 from ..sources.b4fetch import init_b4
 from ..sources.threads import split_reposts
@@ -128,9 +128,11 @@ def _canonical_subject(raw: str) -> str | None:
 
 def _b4_view(msgs: list[EmailMessage]) -> tuple[list[EmailMessage], dict[str, str]]:
     """The messages as b4 should see them, and {msgid: subject as written} for rewritten ones.
-    A rewritten message is a copy: the caller's message keeps its subject."""
+    A rewritten message is a copy: the caller's message keeps its subject; so is one that forwards
+    a mail, without it."""
     out, originals = [], {}
     for msg in msgs:
+        msg = without_forwarded(msg)  # b4 reads every text part: a forwarded mail's words are not the sender's
         raw = header(msg, "Subject")
         sane = _ABSURD_VERSION_RE.sub("", raw) if "v" in raw.lower() else raw
         sane = _BRACKET_RUN_RE.sub("[", sane) if "[[[[[[[[" in sane else sane
