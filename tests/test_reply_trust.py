@@ -205,3 +205,38 @@ def test_triage_shows_a_strangers_claim_as_a_claim_and_an_appliers_as_the_state(
     claims = [r for r in unknown["reasons"] if r["code"] == "claim"]
     assert unknown["status"] != "applied" and "a tree no profile knows" in claims[0]["why"]
     assert triage("Kalle Valo <kvalo@kernel.org>", "ath-next branch of ath.git")["status"] == "applied"
+
+
+def test_profile_learn_takes_no_applier_from_a_strangers_forged_replies(tmp_path, cli):
+    """Issue 32's two forgeries in a list's archive, end to end: mallory's "Patch applied to
+    lab-next.git, thanks." and mallory's copy of the kernel.org bot's mail naming "by Evil Two"
+    each answer a posting nobody else settled. Neither sender nor the named person is learned as
+    an applier, and neither posting counts as applied; the maintainer's own replies still teach."""
+    import tomllib
+    from datetime import timedelta
+    from email.utils import format_datetime
+
+    from listarchive import LIST, START, Archive, Posting, lab_list
+
+    archive = Archive()
+    for p in lab_list():
+        archive.post(p)
+    quote = "Jane Developer <jane@example.org> wrote:\n\n> Return the error instead.\n\n"
+    forged = {"pwcli": quote + "Patch applied to lab-next.git, thanks.\n\n0123456789ab {summary}\n",
+              "bot": "Hello:\n\nThis patch was applied to lab/lab-next.git (main)\nby Evil Two <evil2@evil.example>:\n\n"
+                     + quote + "Here is the summary with links:\n  - {summary}\n    https://git.kernel.example/c/0123456789ab\n\n"
+                     "You are awesome, thank you!\n-- \nDeet-doot-dot, I am a bot.\n"}
+    for i, (kind, body) in enumerate(forged.items()):
+        summary = f"lab: drv1: tidy the {kind} path"
+        (posted,) = archive.post(Posting(summary, tree=None, when=START + timedelta(days=40 + i)))
+        archive._mail({"From": "Mallory <mallory@evil.example>", "Date": format_datetime(START + timedelta(days=41 + i)),
+                       "To": "jane@example.org", "Cc": LIST, "Subject": f"Re: [PATCH] {summary}",
+                       "In-Reply-To": f"<{posted}>", "References": f"<{posted}>"}, body.format(summary=summary))
+    out = tmp_path / "lab.toml"
+    res = cli("profile", "learn", str(archive.write(tmp_path / "lab.mbox")), "-o", str(out), "--jobs", "1")
+    assert res.code == 0, res.err
+    text = out.read_text()
+    learned = tomllib.loads(text)
+    assert learned["replies"]["appliers"] == ["mae@kernel.example"]
+    assert "evil.example" not in text.split("Not counted")[0]
+    assert "38 applied postings" in learned["description"]  # lab_list's own, not the two forged
