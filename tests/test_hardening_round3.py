@@ -105,6 +105,27 @@ def test_a_cover_letter_and_the_most_patches_pass_check_and_triage(tmp_path, cli
     assert res.json["totals"]["series"] == 0 and "has 3 patches" in res.json["skipped"][0]["reason"]
 
 
+def test_counters_too_long_to_read_still_count_patches_not_the_cover(tmp_path, cli, monkeypatch):
+    """A total of 10,000 or more is no counter (four digits at most): every patch then reads as
+    "patch 1". The limit counts the distinct patches of the thread, the cover letter (00000/N)
+    left out; triage reviewed a cover and 10,000 patches as one repost-laden mail."""
+    from mailfactory import Mail, cover_body, hunk_diff, patch_body, thread, write
+
+    mails = [Mail("[PATCH net 00000/10003] foo: many", cover_body())]
+    mails += [Mail(f"[PATCH net {k:05d}/10003] foo: fix part {k}",
+                   patch_body(diff=hunk_diff(f"net/core/f{k}.c", ["a"], ["b"]))) for k in range(1, 4)]
+    box = write(tmp_path, thread(*mails))
+    monkeypatch.setenv("REVIEWTOOL_MAX_PATCHES", "2")
+    res = cli("check", box)
+    assert res.code == 2 and "has 3 patches" in res.err
+    res = cli("triage", box, "--format", "json", "--no-store")
+    assert res.json["totals"]["series"] == 0 and "has 3 patches" in res.json["skipped"][0]["reason"]
+    monkeypatch.setenv("REVIEWTOOL_MAX_PATCHES", "3")  # the near miss: within the limit, reviewed
+    assert cli("check", box, "--format", "json").code in (0, 1)
+    res = cli("triage", box, "--format", "json", "--no-store")
+    assert res.json["totals"]["series"] == 1 and not res.json["skipped"]
+
+
 def test_a_subject_tag_of_100_kb_is_shown_short(tmp_path, cli):
     """Spelling checks of a tag against the tree names skip words whose lengths cannot be that close."""
     from mailfactory import Mail, patch_body, thread, write

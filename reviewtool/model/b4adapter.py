@@ -207,6 +207,28 @@ def _unusable_series(msgs: list[EmailMessage], revision: int, source: str) -> Se
     return Series(**{**series.__dict__, "notes": series.notes + (note,)}) if series.patches else None
 
 
+_ZERO_COUNTER_RE = re.compile(r"0+/\d+")
+
+
+def _patch_limit(msgs: list[EmailMessage], source: str, limit: int) -> None:
+    """LimitError when a revision has more patches than `limit`: its distinct patches (counter and
+    summary: a copy posted again counts once), the cover letter (0/N) left out, so N patches and
+    their cover are within a limit of N. Counted before copies are set aside: patches whose
+    counters cannot be read (a total of 10,000 or more) would be taken for copies of one patch."""
+    patches: set[tuple[int, int | None, str]] = set()
+    for m in msgs:
+        if not is_patch_mail(m):
+            continue
+        s = parse_subject(header(m, "Subject"))
+        if s.counter != 0 and not (s.counter is None and any(_ZERO_COUNTER_RE.fullmatch(t) for t in s.tokens)):
+            patches.add((s.revision, s.counter, normalized_summary(s)))
+    per_revision = Counter(revision for revision, _, _ in patches)
+    if per_revision and max(per_revision.values()) > limit:
+        biggest = max(per_revision, key=per_revision.get)
+        raise LimitError(source, f"revision v{biggest} has {per_revision[biggest]} patches, over the limit of "
+                                 f"{limit} (REVIEWTOOL_MAX_PATCHES)")
+
+
 def build_series(msgs: list[EmailMessage], *, revision: int | None = None, source: str = "",
                  current: str | None = None) -> Series:
     """The newest (or the asked-for) revision of the series in `msgs`, with earlier ones attached;
@@ -218,15 +240,10 @@ def build_series(msgs: list[EmailMessage], *, revision: int | None = None, sourc
     if len(msgs) > lim.thread_messages:  # check's select_posting says it first; triage's groups say it here
         raise LimitError(source, f"the thread under review has {len(msgs)} messages, over the limit of "
                                  f"{lim.thread_messages} (REVIEWTOOL_MAX_MESSAGES)")
+    _patch_limit(msgs, source, lim.series_patches)
     msgs, older = split_reposts(msgs, current)
     seen = [parse_subject(header(m, "Subject")) for m in msgs if is_patch_mail(m)]
     revisions = sorted({s.revision for s in seen})
-    # The cover letter (0/N) is no patch: N patches and their cover are within a limit of N.
-    per_revision = Counter(s.revision for s in seen if s.counter != 0)
-    if per_revision and max(per_revision.values()) > lim.series_patches:
-        biggest = max(per_revision, key=per_revision.get)
-        raise LimitError(source, f"revision v{biggest} has {per_revision[biggest]} patches, over the limit of "
-                                 f"{lim.series_patches} (REVIEWTOOL_MAX_PATCHES)")
     if not revisions:
         raise InputError(f"{source}: no patch mail in the thread")
     target = revision or revisions[-1]
