@@ -260,3 +260,28 @@ def test_a_full_disk_while_unpacking_a_healthy_gzip_says_the_disk_is_full(tmp_pa
     archive.write_bytes(archive.read_bytes()[:60])
     res = cli(*args)
     assert res.code == 2 and "corrupt gzip data" in res.err and "the disk is full" not in res.err
+
+
+# 6. What one header brings to a parser is bounded; the rest is kept as written, said in one note.
+
+def test_a_header_over_the_caps_is_read_up_to_them_and_said_once(tmp_path, cli):
+    from mailfactory import Mail, patch_body, thread, write
+    from reviewtool.mail.headers import MAX_ADDRESSES, bounded
+
+    people = [f'"Doe, J{i}" <p{i}@example.org>' for i in range(MAX_ADDRESSES + 5)]
+    head, rest = bounded("Cc", ", ".join(people))
+    assert head == ", ".join(people[:MAX_ADDRESSES]) and rest == ", " + ", ".join(people[MAX_ADDRESSES:])
+    real = ", ".join(people[:187])  # the most addresses of one header on the shared stretches
+    assert bounded("Cc", real) == (real, "") and bounded("Subject", "x " * 4000) == ("x " * 4000, "")
+    text, tail = bounded("Subject", "word " * 20_000)
+    assert len(text) <= 64 * 1024 and text.endswith("word") and (text + tail) == "word " * 20_000
+
+    cc = ", ".join(f"=?utf-8?b?w6Q=?= P\u00e9rson{i} <p{i}@example.org>" for i in range(MAX_ADDRESSES + 200))
+    path = write(tmp_path, thread(Mail("[PATCH net] foo: fix bar", patch_body(), cc=cc)))
+    report = cli("check", str(path), "--format", "json").json
+    (note,) = [n for n in report["summary"]["notes"] if "header caps" in n]
+    assert "Cc of <" in note and "the rest kept as written" in note
+    assert report["series"]["subject"] == "foo: fix bar"
+    mine = write(tmp_path, thread(Mail("[PATCH net] foo: fix bar", patch_body(), cc=real)), "real.mbox")
+    assert not [n for n in cli("check", str(mine), "--format", "json").json["summary"]["notes"] if "caps" in n]
+

@@ -68,6 +68,16 @@ def encoded_cc(n: int) -> str:
     return thread(Mail("[PATCH net] foo: fix bar", patch_body(), cc=cc))
 
 
+def encoded_subject_8bit(n: int) -> str:
+    """A raw accented letter sends the Subject to the email package's own parser."""
+    return thread(Mail("[PATCH net] foo: \u00e9 " + " ".join("=?utf-8?b?w6Q=?=" for _ in range(n)), patch_body()))
+
+
+def encoded_cc_8bit(n: int) -> str:
+    cc = ", ".join(f"=?utf-8?b?w6Q=?= P\u00e9rson{i} <p{i}@example.org>" for i in range(n))
+    return thread(Mail("[PATCH net] foo: fix bar", patch_body(), cc=cc))
+
+
 def plain_cc(n: int) -> str:
     return thread(Mail("[PATCH net] foo: fix bar", patch_body(), cc=", ".join(f"P{i} <p{i}@example.org>" for i in range(n))))
 
@@ -153,6 +163,8 @@ SHAPES = {
     "subject of N encoded words": (encoded_subject, 2500, ("check",)),
     "Cc of N encoded names": (encoded_cc, 500, ("check",)),
     "Cc of N plain names": (plain_cc, 2000, ("check",)),
+    "subject of N encoded words and an accented letter": (encoded_subject_8bit, 2500, ("check",)),
+    "Cc of N encoded names with an accented letter": (encoded_cc_8bit, 500, ("check", "triage")),
     "a header folded N times": (folded_header, 100_000, ("check",)),
     "a subject opening with N [": (bracket_subject, 4000, ("check",)),
     "a reply subject of N [": (bracket_reply, 4000, ("check",)),

@@ -66,3 +66,11 @@ def decode_words(value: str, cap: int = MAX_WORDS) -> str:
         out.append(run.decode(run_charset, "replace"))
     out.append(value[pos:])
     return "".join(out)
+
+
+def end_of_words(value: str, count: int) -> int | None:
+    """Where the `count`th encoded word of `value` ends, or None when it holds fewer."""
+    for n, m in enumerate(_WORD_RE.finditer(value), 1):
+        if n == count:
+            return m.end()
+    return None

@@ -15,8 +15,62 @@ from email.utils import getaddresses, parseaddr, parsedate_to_datetime
 from functools import lru_cache
 from typing import Iterable
 
-from .encoded_words import decode_words
+from .encoded_words import MAX_WORDS, decode_words, end_of_words
 from .fastheaders import address_pieces, simple_header_text, simple_mailboxes
+
+# What one header value brings to a parser (the email package's or ours) is bounded: past a cap
+# the value is read up to it and the rest kept as written (capped_note says so). The email
+# package's parsers take time and memory that grow faster than the value (a Cc of 8,000 names
+# with an accented letter: 22 s and 3 GB). Real mail, the four shared stretches: the longest
+# header 8,176 characters (a Cc), the most addresses in one header 187, the most encoded words
+# 11; MAX_WORDS (1,000 encoded words) is encoded_words.py's.
+MAX_HEADER_CHARS = 64 * 1024
+MAX_ADDRESSES = 1000
+# Shorter values are within every cap: an address takes a comma and more, an encoded word 8
+# characters.
+_WITHIN_CAPS = min(MAX_HEADER_CHARS, MAX_ADDRESSES, 8 * MAX_WORDS)
+# An address list's commas outside quoted strings, comments and angle brackets (each skipped whole).
+_LIST_COMMA_RE = re.compile(r'"(?:[^"\\]|\\.)*"?|\([^()]*\)?|<[^<>]*>?|,')
+_BLANK_RE = re.compile(r"\s")
+
+
+def bounded(name: str, value: str) -> tuple[str, str]:
+    """(what a parser reads of the unfolded header value, the rest, kept as written: "" when the
+    value is within the caps). An address list is cut after an address, other text between words."""
+    address = name.lower() in _ADDRESS_HEADERS
+    if len(value) <= _WITHIN_CAPS or (len(value) <= MAX_HEADER_CHARS and value.count("=?") <= MAX_WORDS
+                                      and (not address or value.count(",") < MAX_ADDRESSES)):
+        return value, ""
+    cut = min(len(value), MAX_HEADER_CHARS, end_of_words(value, MAX_WORDS) or len(value))
+    if address:
+        commas, end = 0, 0
+        for m in _LIST_COMMA_RE.finditer(value, 0, cut):
+            if m.group() == ",":
+                commas += 1
+                end = m.start()
+                if commas == MAX_ADDRESSES:
+                    break
+        cut = end if cut < len(value) or commas == MAX_ADDRESSES else cut
+    elif cut < len(value) and not value[cut].isspace():
+        blanks = [m.start() for m in _BLANK_RE.finditer(value, max(0, cut - 1000), cut)]
+        cut = blanks[-1] if blanks else cut  # a word longer than that is cut where it stands
+    return value[:cut], value[cut:]
+
+
+def capped_note(msgs) -> str | None:
+    """One note for the header values of `msgs` that were over a cap (bounded): which, and that
+    the rest of each was kept as written."""
+    found = []
+    for msg in msgs:
+        for name, value in msg.raw_items():
+            if isinstance(value, str) and len(value) > _WITHIN_CAPS \
+                    and bounded(name, value.replace("\r", "").replace("\n", ""))[1]:
+                found.append(f"{name} of <{message_id_of(msg) or '?'}>")
+    if not found:
+        return None
+    more = f" and {len(found) - 3} more" if len(found) > 3 else ""
+    return (f"read up to the header caps ({MAX_HEADER_CHARS // 1024} KB, {MAX_ADDRESSES:,} addresses, {MAX_WORDS:,} "
+            f"encoded words), the rest kept as written: {', '.join(found[:3])}{more}")
 
 
 @lru_cache(maxsize=16384)
@@ -44,9 +98,15 @@ class _MailPolicy(email.policy.EmailPolicy):
         if hasattr(value, "name"):
             return value
         if isinstance(value, str):
-            text = simple_header_text(name, value.replace("\r", "").replace("\n", ""))  # unfolded as the policy does
+            head, rest = bounded(name, value.replace("\r", "").replace("\n", ""))  # unfolded as the policy does
+            text = simple_header_text(name, head)
             if text is not None:
-                return text  # what str() of the parsed header gives; nothing reads more of it
+                return text + rest  # what str() of the parsed header gives; nothing reads more of it
+            if rest:  # a value over a cap: its head parsed, the rest as written
+                try:
+                    return str(_parsed_header(self, name, head)) + rest
+                except Exception:  # noqa: BLE001 - the parser raises many types on hostile headers
+                    return head + rest
         return _parsed_header(self, name, value)
 
     def __hash__(self) -> int:

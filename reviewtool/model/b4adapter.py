@@ -15,7 +15,7 @@ from email.message import EmailMessage
 
 from ..errors import InputError, LimitError
 from ..limits import limits
-from ..mail.headers import header, message_id_of, msg_date
+from ..mail.headers import capped_note, header, message_id_of, msg_date
 from ..mail.message import is_patch_mail, without_forwarded
 from ..mail.subject import normalized_summary, parse_subject
 from ..sources.b4fetch import init_b4
@@ -265,4 +265,5 @@ def build_series(msgs: list[EmailMessage], *, revision: int | None = None, sourc
     earlier = tuple(s for r in revisions if r < target if (s := series_for(r)) is not None)
     if earlier:
         series = Series(**{**series.__dict__, "earlier": earlier})
-    return series
+    capped = capped_note(msgs)
+    return Series(**{**series.__dict__, "notes": series.notes + (capped,)}) if capped else series

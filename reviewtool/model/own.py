@@ -15,7 +15,7 @@ from email.message import EmailMessage
 
 from ..errors import InputError
 from ..limits import limits
-from ..mail.headers import date_of, header, header_reader, ids_in, mailboxes, message_id_of
+from ..mail.headers import capped_note, date_of, header, header_reader, ids_in, mailboxes, message_id_of
 from ..mail.message import is_patch_mail
 from ..mail.subject import parse_subject
 from .assemble import duplicate_counters, make_patch, make_series, person
@@ -136,4 +136,6 @@ def plain_series(msgs: list[EmailMessage], *, source: str) -> Series | None:
             return None
         if counter != 0 and not _GIT_DIFF_RE.search(_body(msg)):
             return None  # other diff formats (CVS, plain diff -u) are read as b4 reads them
-    return own_series(msgs, source=source)
+    series = own_series(msgs, source=source)
+    capped = capped_note(msgs)
+    return replace(series, notes=series.notes + (capped,)) if capped else series
