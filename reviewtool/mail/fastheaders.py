@@ -199,19 +199,23 @@ def message_from_bytes(data: bytes, policy) -> Message:
 # A field line as the feed parser reads it (its headerRE, without `From ` and continuations): a
 # name of printable ASCII but the colon, then the colon.
 _FIELD_START_RE = re.compile(r"[\041-\071\073-\176]+:")
+_FIELD_BREAK_RE = re.compile(r"\n(?=[^ \t])")  # a line that continues nothing starts after it
 
 
 def _field_lines(block: str) -> list[tuple[str, str]] | None:
     """[(name, the rest of its lines)] of a header block of `\n`-ended lines, each a field line or
     a continuation of one, as the feed parser cuts it; None for a block it would read otherwise
-    (a first line that continues nothing, a `From ` line, anything else ends its headers)."""
-    fields: list[tuple[str, list[str]]] = []  # a field's lines are joined once, at the end: a header
-    for line in block.split("\n")[:-1]:       # folded 400,000 times costs what its text costs
-        if line[:1] in (" ", "\t") and fields:
-            fields[-1][1].append(line)
-            continue
-        m = _FIELD_START_RE.match(line)
-        if m is None or line.startswith("From "):
+    (a first line that continues nothing, a `From ` line, anything else ends its headers). Each
+    field is one slice of the block, from one line that continues nothing to the next: a header
+    folded 400,000 times costs what its text costs, in time and memory."""
+    block = block[:block.rfind("\n") + 1]  # an unended last line is no line
+    if not block:
+        return []
+    starts = [0, *(m.end() for m in _FIELD_BREAK_RE.finditer(block))]
+    fields = []
+    for at, upto in zip(starts, [*starts[1:], len(block)]):
+        m = _FIELD_START_RE.match(block, at)
+        if m is None or block.startswith("From ", at):
             return None
-        fields.append((line[:m.end() - 1], [line[m.end():]]))
-    return [(name, "\n".join(lines)) for name, lines in fields]
+        fields.append((block[at:m.end() - 1], block[m.end():upto - 1]))
+    return fields

@@ -34,6 +34,7 @@ _SEPARATOR_RE = re.compile(rb"^From (mboxrd@z|\S+ +\w{3} +\w{3} +\d{1,2} +\d{1,2
 _FORMAT_PATCH_RE = re.compile(rb"^From [0-9a-f]{40}(?:[0-9a-f]{24})? Mon Sep 17 00:00:00 2001")  # SHA-1/256
 _MBOXRD_QUOTE_RE = re.compile(rb"^>(>*From )", re.M)
 _FIELD_RE = re.compile(rb"^[!-9;-~]+:")  # a header line: field name and colon (RFC 5322)
+_FROM_LINE_RE = re.compile(rb"\nFrom ")
 _PARSER_HEADER_RE = re.compile(rb"^(From |[!-9;-~]*:|[\t ])")  # what the email parser takes as a header
 _PLAIN_DIFF_RE = re.compile(rb"^(diff --git |diff -|--- \S.*\n\+\+\+ |Index: )", re.M)
 SYNTHETIC_DOMAIN = "format-patch.reviewtool.invalid"
@@ -89,30 +90,34 @@ def split_mbox(data: bytes, origin: str) -> list[RawMail]:
     separator has none (`From nobody`, `From A`: Python's mailbox module writes those), a `From `
     line followed by a header line is one too. Only an mboxrd file (public-inbox's `From mboxrd@z`
     separator) gets its `>From ` lines unquoted: in mboxo and in git format-patch output a
-    `>From ` line is text."""
-    lines = data.split(b"\n")
-    mboxrd = lines[0].startswith(b"From mboxrd@z")
-    strict = bool(_SEPARATOR_RE.match(lines[0]))
-    chunks: list[list[bytes]] = []
-    seps: list[bytes] = []
-    prev_blank = True
-    for i, line in enumerate(lines):
-        if line.startswith(b"From ") and prev_blank and (
-                not chunks or _SEPARATOR_RE.match(line)
-                or not strict and i + 1 < len(lines) and _FIELD_RE.match(lines[i + 1])):
-            chunks.append([])
-            seps.append(line)
-        elif chunks:
-            chunks[-1].append(line)
-        prev_blank = not line.strip(b"\r")
+    `>From ` line is text. Only the lines that start with `From ` are looked at, each mail is one
+    slice of the input: a header folded 800,000 times is not 800,000 objects."""
+    first = data[:data.find(b"\n")] if b"\n" in data else data
+    mboxrd = first.startswith(b"From mboxrd@z")
+    strict = bool(_SEPARATOR_RE.match(first))
+    seps: list[tuple[int, int]] = []  # (where the separator line starts, where it ends)
+    for start in ([0] if data.startswith(b"From ") else []) + [m.start() + 1 for m in _FROM_LINE_RE.finditer(data)]:
+        before = data.rfind(b"\n", 0, start - 1) + 1 if start else 0
+        if start and data[before:start - 1].strip(b"\r"):
+            continue  # no blank line before it
+        end = data.find(b"\n", start)
+        line = data[start:end if end >= 0 else len(data)]
+        if not seps or _SEPARATOR_RE.match(line) or not strict and end >= 0 and _FIELD_RE.match(_line_at(data, end + 1)):
+            seps.append((start, end if end >= 0 else len(data)))
     mails = []
-    for i, (sep, chunk) in enumerate(zip(seps, chunks)):
-        raw = b"\n".join(chunk).rstrip(b"\n") + b"\n"
+    for i, (start, end) in enumerate(seps):
+        upto = seps[i + 1][0] - 1 if i + 1 < len(seps) else len(data)
+        raw = data[end + 1:upto].rstrip(b"\n") + b"\n"
         if mboxrd and b">From " in raw:  # every quoted line holds it; the pattern's `^` is tried at every byte
             raw = _MBOXRD_QUOTE_RE.sub(rb"\1", raw)
         if raw.strip():
-            mails.append(RawMail(raw, f"{origin}:{i + 1}", bool(_FORMAT_PATCH_RE.match(sep))))
+            mails.append(RawMail(raw, f"{origin}:{i + 1}", bool(_FORMAT_PATCH_RE.match(_line_at(data, start)))))
     return mails
+
+
+def _line_at(data: bytes, start: int) -> bytes:
+    end = data.find(b"\n", start)
+    return data[start:end if end >= 0 else len(data)]
 
 
 def _directory_files(path: Path) -> list[Path]:
