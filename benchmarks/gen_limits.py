@@ -94,3 +94,57 @@ def encoded_subject(path: Path, words: int) -> None:
     parse is superlinear in them; mail/encoded_words.py reads them in one pass)."""
     m = Mail("[PATCH net] foo: " + " ".join("=?utf-8?b?w6Q=?=" for _ in range(words)), patch_body())
     path.write_text("From mboxrd@z Thu Jan  1 00:00:00 1970\n" + m.render("subj@example.org", START) + "\n")
+
+
+def encoded_subject_8bit(path: Path, words: int) -> None:
+    """As encoded_subject, with one raw accented letter: the value is then the email package's to
+    parse, which reviewtool bounds (mail/headers.py MAX_HEADER_CHARS, MAX_WORDS)."""
+    m = Mail("[PATCH net] foo: \u00e9 " + " ".join("=?utf-8?b?w6Q=?=" for _ in range(words)), patch_body())
+    path.write_text("From mboxrd@z Thu Jan  1 00:00:00 1970\n" + m.render("subj8@example.org", START) + "\n")
+
+
+def encoded_cc_8bit(path: Path, people: int) -> None:
+    """As encoded_cc, each name with a raw accented letter (the email package's whole-list parse)."""
+    cc = ", ".join(f"=?utf-8?b?w6Q=?= P\u00e9rson{i} <p{i}@example.org>" for i in range(people))
+    m = Mail("[PATCH net] foo: fix bar", patch_body(), cc=cc)
+    path.write_text("From mboxrd@z Thu Jan  1 00:00:00 1970\n" + m.render("cc8@example.org", START) + "\n")
+
+
+def reply_bracket_run(path: Path, chars: int) -> None:
+    """One patch and a review whose subject is `Re: [PATCH ` and `chars` `[` (b4 reads a reply's
+    subject unsanitised)."""
+    with path.open("w") as out:
+        out.write(_mail("[PATCH net] foo: fix bar", patch_body(), "rb@example.org", None, 0))
+        out.write(_mail("Re: [PATCH " + "[" * chars, "> quoted\n\nReviewed-by: Rob <rob@example.net>\n",
+                        "rbr@example.org", "rb@example.org", 1, sender="Rob <rob@example.net>"))
+
+
+def asking_thread(path: Path, replies: int) -> None:
+    """A 3-patch series and `replies` replies from seven reviewers, each asking for a change (each
+    request is checked against the replies after it)."""
+    with path.open("w") as out:
+        out.write(_mail("[PATCH net-next 0/3] foo: big", cover_body(), "ac@example.org", None, 0))
+        for k in range(1, 4):
+            out.write(_mail(f"[PATCH net-next {k}/3] foo: part {k}", patch_body(), f"ap{k}@example.org", "ac@example.org", k))
+        for i in range(replies):
+            out.write(_mail("Re: [PATCH net-next 1/3] foo: part 1", "> quoted\n\nPlease split this patch, and could "
+                            "you rebase it?\n", f"ar{i}@example.org", f"ap{i % 3 + 1}@example.org", 10 + i,
+                            sender=f"R{i % 7} <r{i % 7}@example.net>"))
+
+
+def patch_thread(path: Path, patches: int) -> None:
+    """A cover letter and `patches` patches in one thread, each on a file of its own (a total of
+    10,000 or more is no counter the subject parser reads)."""
+    with path.open("w") as out:
+        out.write(_mail(f"[PATCH net-next 00/{patches}] foo: big", cover_body(), "pc@example.org", None, 0))
+        for k in range(1, patches + 1):
+            diff = hunk_diff(f"drivers/net/foo{k}/main.c", ["\treturn 0;"], [f"\treturn bar({k});"])
+            out.write(_mail(f"[PATCH net-next {k}/{patches}] foo{k}: part {k}", patch_body(diff=diff),
+                            f"pp{k}@example.org", "pc@example.org", k))
+
+
+def many_trailers(path: Path, count: int) -> None:
+    """One patch carrying `count` Reviewed-by trailers."""
+    trailers = "\n".join(f"Reviewed-by: Person {i} <p{i}@example.org>" for i in range(count))
+    path.write_text(_mail("[PATCH net] foo: fix bar", patch_body(trailers=trailers + "\nSigned-off-by: Jane "
+                                                                  "Developer <jane@example.org>"), "tr@example.org", None, 0))
