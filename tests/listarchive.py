@@ -35,12 +35,13 @@ class Posting:
     changelog: bool = True  # a v2+ posting says what changed
     patches: int = 1
     when: datetime | None = None
-    reply: str = "pwcli"  # pwcli | korg | changes | plain
+    reply: str = "pwcli"  # pwcli | korg | changes | plain | thanks ("Applied, thanks", naming no tree)
     reason: str = "Please fix the build first."
     committed: str | None = None  # the subject its commit got (default: as posted)
     sender: str = "Jane Developer <jane@example.org>"
     files: list[str] = field(default_factory=list)  # more files than `path`
-    replier: str | None = None  # who sends the "changes" reply (default: the maintainer, MAE)
+    replier: str | None = None  # who sends the "changes" or "thanks" reply (default: the maintainer, MAE)
+    tag_first: bool = False  # [TAG PATCH] rather than [PATCH TAG]
 
 
 class Archive:
@@ -60,13 +61,14 @@ class Archive:
     def post(self, p: Posting) -> list[str]:
         when = p.when or START + timedelta(hours=self.n)
         v = f" v{p.version}" if p.version > 1 else ""
-        tag = f" {p.tag}" if p.tag else ""
+        tag = f" {p.tag}" if p.tag and not p.tag_first else ""
+        lead = f"{p.tag} " if p.tag and p.tag_first else ""
         ids, subjects = [], []
         total = p.patches
         cover = None
         if total > 1:
             cover = self._mail({"From": p.sender, "Date": format_datetime(when), "To": LIST,
-                                "Subject": f"[PATCH{tag}{v} 0/{total}] {p.summary}"},
+                                "Subject": f"[{lead}PATCH{tag}{v} 0/{total}] {p.summary}"},
                                "This series does the thing.\n\n" + (f"v{p.version}: rebased\n" if p.version > 1 and p.changelog else ""))
         for i in range(1, total + 1):
             summary = p.summary if total == 1 else f"{p.summary} (part {i})"
@@ -81,13 +83,13 @@ class Archive:
             body = patch_body(message=f"The {summary} path returns early.\n\nReturn the error instead.",
                               trailers="\n".join(trailers), notes=notes, diff=diff)
             headers = {"From": p.sender, "Date": format_datetime(when + timedelta(seconds=i)), "To": LIST,
-                       "Subject": f"[PATCH{tag}{v}{counter}] {summary}"}
+                       "Subject": f"[{lead}PATCH{tag}{v}{counter}] {summary}"}
             if cover:
                 headers |= {"In-Reply-To": f"<{cover}>", "References": f"<{cover}>"}
             ids.append(self._mail(headers, body))
             subjects.append(summary)
         answered = cover or ids[0]
-        if p.tree is not None or p.reply == "changes":
+        if p.tree is not None or p.reply in ("changes", "thanks"):
             self._reply(p, answered, subjects, when + timedelta(days=3))
         return ids
 
@@ -110,6 +112,9 @@ class Archive:
             sender = "patchwork-bot+lab@kernel.org"
         elif p.reply == "changes":
             body = f"{quote}{p.reason}\n\nPatch set to Changes Requested.\n\n-- \nhttps://patchwork.example/x/\n"
+            sender = p.replier or MAE
+        elif p.reply == "thanks":  # the maintainer's own plain words, naming no tree
+            body = f"{quote}Applied, thanks\n"
             sender = p.replier or MAE
         else:  # plain words
             body = f"{quote}Applied to {p.tree}, thanks!\n"

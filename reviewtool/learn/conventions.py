@@ -9,7 +9,6 @@ second (habits.py, severities.py) reads the reviews of facts.py.
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from datetime import datetime, timezone
 
@@ -21,7 +20,8 @@ from .learned_profile import LearnedProfile
 from .paths import learn_paths
 from .prefixes import learn_prefixes
 from .queues import learn_queues
-from .projects import Project, SeenTree
+from .tagged import learn_tag_order, single_tree_rules, tagged_evidence
+from .projects import Project, tree_names, tree_tags
 from .trees import TreePlan, tree_evidence
 
 MIN_POSTINGS = 20  # a share of fewer applied postings backs no convention
@@ -30,29 +30,16 @@ ALIAS_SHARE = 0.8
 UNTAGGED_SHARE = 0.5
 WINDOW_MIN = 3  # applied postings sent in a merge window that show the tree takes them
 
-_RELEASE_RE = re.compile(r"^(v?\d|for-v?\d|-?stable$|rfc)", re.I)
-
-
-def _tags(p: Posting) -> list[str]:
-    return [t for t in p.tags if not _RELEASE_RE.match(t)]
-
-
-def _tree_names(project: Project) -> dict[str, SeenTree]:
-    names = {t.name.lower(): t for t in project.trees}
-    names.update({s.name.lower(): project.fed(s) for s, _ in project.subtrees})
-    return names
-
-
 def learn_tags(lp: LearnedProfile, project: Project) -> None:
     """Tree names as posters write them, the aliases they use, and where untagged postings go."""
     postings = [p for p in project.postings if p.applied]
-    names = _tree_names(project)
+    names = tree_names(project)
     written: dict[str, Counter] = defaultdict(Counter)
     alias_votes: dict[str, Counter] = defaultdict(Counter)
     untagged: list[Posting] = []
     for p in postings:
         main = project.main_tree(p)
-        tags = _tags(p)
+        tags = tree_tags(p)
         hit = [t for t in tags if t.lower() in names]
         for t in hit:
             written[t.lower()][t] += 1
@@ -81,8 +68,10 @@ def learn_tags(lp: LearnedProfile, project: Project) -> None:
             aliases[tag] = _written_name(lp, tree)
             lp.note(f"tree_aliases.{tag}", f"{n} of {total} applied postings tagged [{tag}] went to {aliases[tag]}")
     lp.tree_aliases = aliases
-    untagged = [p for p in postings if not any(t.lower() in names or t.lower() in aliases for t in _tags(p))]
+    untagged = [p for p in postings if not any(t.lower() in names or t.lower() in aliases for t in tree_tags(p))]
     lp.untagged_postings = untagged
+    if project.by_tag:
+        return  # every posting it holds carries its tag
     if len(postings) < MIN_POSTINGS:
         lp.left_out.append(f"where untagged patches go: {len(postings)} applied postings, fewer than {MIN_POSTINGS}")
         return
@@ -116,7 +105,10 @@ def learn_trees_into(lp: LearnedProfile, project: Project, plan: TreePlan) -> No
         same = [o for o in others if o.family == t.family]
         if len(same) == 1 or len(others) == 1:
             pair = (same or others)[0].name
-        entry = {"name": t.name, "kind": t.kind, "git": t.git, "_seen": t.name, "source": tree_evidence(t)}
+        entry = {"name": t.name, "kind": t.kind, "git": t.git or None, "_seen": t.name,
+                 "source": tagged_evidence(t) if project.by_tag else tree_evidence(t)}
+        if t.tags:
+            entry["tags"] = list(t.tags)
         if pair:
             entry["pair"] = pair
         lp.trees.append(entry)
@@ -194,10 +186,12 @@ def from_headers(project: Project, plan: TreePlan, archive: Archive, name: str,
     learn_tags(lp, project)
     if project is plan.projects[0]:
         # the list's own queues feed its main project; another project's trees are no queue
-        learn_queues(lp, archive, {t.name.lower() for pr in plan.projects for t in pr.trees}
-                     | {s.name.lower() for pr in plan.projects for s, _ in pr.subtrees})
+        learn_queues(lp, archive, {n for pr in plan.projects for n in tree_names(pr)})
     learn_prefixes(lp, project)
-    learn_merge_window(lp, project)
+    # a project of its own beside the kernel's (nftables, BlueZ): one tree, its own release cycle
+    alone = project.by_tag or (not lp.select_by_files and not any(t.get("pair") for t in lp.trees))
+    if not alone:
+        learn_merge_window(lp, project)
     learn_appliers(lp, project, list(posted))
     applied = [p for p in project.postings if p.applied]
     lp.postings = len(applied)
@@ -205,4 +199,7 @@ def from_headers(project: Project, plan: TreePlan, archive: Archive, name: str,
     lp.description = (f"learned from {len(applied):,} applied postings ({span(p.date for p in applied)}): "
                       f"{trees}" + (f"; sub-trees {', '.join(s['name'] for s in lp.subtrees)}" if lp.subtrees else ""))
     lp.settings = dict(shipped_profiles()["generic"].settings)
+    if alone:
+        single_tree_rules(lp, project)
+    learn_tag_order(lp, project, list(posted))
     return lp

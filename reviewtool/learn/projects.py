@@ -4,10 +4,18 @@ the other learners read them."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
 from .archive import Posting
+
+_RELEASE_RE = re.compile(r"^(v?\d|for-v?\d|-?stable$|rfc)", re.I)
+
+
+def tree_tags(p: Posting) -> list[str]:
+    """The subject tags of a posting that may name a tree (not a release, a stable branch or RFC)."""
+    return [t for t in p.tags if not _RELEASE_RE.match(t)]
 
 
 @dataclass
@@ -23,6 +31,7 @@ class SeenTree:
     pulled: Counter = field(default_factory=Counter)  # upstream tree -> pull requests it took from this one
     kind: str | None = None
     kind_why: str = ""
+    tags: list[str] = field(default_factory=list)  # other subject tags that name it (lower case: nftables' "nft")
 
     @property
     def patches(self) -> int:
@@ -39,6 +48,7 @@ class Project:
     trees: list[SeenTree]  # the project's own trees (one family)
     subtrees: list[tuple[SeenTree, str]] = field(default_factory=list)  # (sub-tree, the home it takes)
     home: str = ""
+    by_tag: bool = False  # known by its subject tag alone (no reply names its tree): chosen by it
 
     @property
     def postings(self) -> list[Posting]:
@@ -59,3 +69,12 @@ class Project:
             return own
         sub = next((s for s, _ in self.subtrees if p in s.postings), None)
         return self.fed(sub) if sub is not None else None
+
+
+def tree_names(project: Project) -> dict[str, SeenTree]:
+    """Every name a subject tag may give a project's trees (lower case): its trees', their other
+    tags, and its sub-trees' (read as the tree each feeds)."""
+    names = {t.name.lower(): t for t in project.trees}
+    names.update({tag: t for t in project.trees for tag in t.tags})
+    names.update({s.name.lower(): project.fed(s) for s, _ in project.subtrees})
+    return names

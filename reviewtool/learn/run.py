@@ -11,14 +11,15 @@ from ..context.profiles.load import shipped_profiles
 from ..errors import InputError
 from ..mail.headers import address_of
 from .archive import Archive, Posting, read_archive
-from .conventions import MIN_POSTINGS, _tags, _tree_names, from_headers
+from .conventions import MIN_POSTINGS, from_headers
 from .counts import day, span
 from .facts import Facts, Job, review_postings
 from .habits import learn_fixes_on_fixes, learn_fixes_when, learn_lists, learn_signoffs, learn_sizes
 from .learned_profile import LearnedProfile
 from .paths import _path_key, kernel_layout, project_paths
 from .severities import learn_objections, learn_severities
-from .projects import Project
+from .projects import Project, tree_names, tree_tags
+from .tagged import POOL, tagged_projects
 from .trees import learn_trees
 from .write import drop_unseen_names, render
 
@@ -45,12 +46,12 @@ class Learned:
 def _assign(archive: Archive, projects: list[Project]) -> dict[int, Project]:
     """Every posting's project: the one a subject tag names, the one it was applied in, else the
     first whose layout (the kernel's or not) its files follow."""
-    names = [(pr, set(_tree_names(pr))) for pr in projects]
+    names = [(pr, set(tree_names(pr))) for pr in projects]
     applied = {p.key: pr for pr in projects for p in pr.postings}
     layout = {id(pr): kernel_layout(project_paths([p for p in pr.postings if p.applied])[0]) for pr in projects}
     out: dict[int, Project] = {}
     for p in archive.postings:
-        tags = {t.lower() for t in _tags(p)}
+        tags = {t.lower() for t in tree_tags(p)}
         pr = next((pr for pr, n in names if tags & n), None) or applied.get(p.key)
         if pr is None:
             keys = [k for fs in p.files.values() for f in fs if (k := _path_key(f))]
@@ -61,11 +62,13 @@ def _assign(archive: Archive, projects: list[Project]) -> dict[int, Project]:
     return out
 
 
-def _name(lp: LearnedProfile, main: bool, given: str | None, taken: set[str]) -> str:
+def _name(lp: LearnedProfile, main: bool, given: str | None, taken: set[str], pr: Project) -> str:
     if main and given:
         return given
     if main and lp.lists:
         base = lp.lists[0].split("@")[0].lower().removeprefix("linux-")
+    elif pr.stem == POOL and pr.by_tag and len(pr.trees) > 1:
+        base = POOL
     else:
         base = (lp.trees[0]["name"] if lp.trees else lp.name).lower()
     name, n = base, 2
@@ -111,6 +114,9 @@ def learn(paths: list[Path], scratch: Path, *, workers: int = 1, name: str | Non
     if not archive.messages:
         raise InputError(f"{', '.join(archive.labels)}: no mail messages found")
     plan = learn_trees(archive)
+    tagged, notes = tagged_projects(plan)
+    plan.projects += tagged
+    plan.notes += notes
     applied_n = sum(1 for p in archive.postings if p.applied)
     if not plan.projects:
         why = (f"trees: {applied_n} postings were applied, and no maintainer's reply in a form that proves itself "
@@ -135,13 +141,27 @@ def learn(paths: list[Path], scratch: Path, *, workers: int = 1, name: str | Non
                                                on_done=lambda f: progress.reviewed())}
     not_reviewed = [f"{by_key[k].subject[:70]}: {f.skipped}" for k, f in facts.items() if f.skipped]
     good = {k: f for k, f in facts.items() if not f.skipped}
+    def applied_of(pr: Project) -> list:
+        return [(p, good[p.key]) for p in pr.postings if p.key in good and p.applied_whole and not good[p.key].pull]
+
+    def back_of(pr: Project) -> list:
+        return [(p, good.get(p.key)) for p in archive.postings if p.sent_back and not p.applied and owner.get(p.key) is pr]
+
+    by_tag = [pr for pr in plan.projects if pr.by_tag]
     for pr, lp in zip(plan.projects, lps):
-        applied = [(p, good[p.key]) for p in pr.postings if p.key in good and p.applied_whole and not good[p.key].pull]
-        back = [(p, good.get(p.key)) for p in archive.postings if p.sent_back and not p.applied and owner.get(p.key) is pr]
+        applied, back = applied_of(pr), back_of(pr)
+        if pr.by_tag and len(applied) < MIN_POSTINGS and len(by_tag) > 1:
+            # too few of its own: the habits of the list's projects known by their tags, together
+            own = len(applied)
+            applied = [x for o in by_tag for x in applied_of(o)]
+            back = [x for o in by_tag for x in back_of(o)]
+            lp.left_out.append(f"its own habits: {own} applied postings were reviewed, fewer than {MIN_POSTINGS}; "
+                               f"those below are of the {len(applied)} applied postings of the list's projects "
+                               f"known by their tags ({', '.join(t.name for o in by_tag for t in o.trees)}) together")
         _from_reviews(lp, pr, applied, back, archive, by_key, good)
     taken: set[str] = set()
-    for i, lp in enumerate(lps):
-        lp.name = _name(lp, i == 0, name, taken)
+    for i, (lp, pr) in enumerate(zip(lps, plan.projects)):
+        lp.name = _name(lp, i == 0, name, taken, pr)
         taken.add(lp.name)
         for t in lp.trees:
             t.pop("_seen", None)

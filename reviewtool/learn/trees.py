@@ -119,7 +119,7 @@ def _upstream(trees: dict[str, SeenTree], pulls: list[PullRequest]) -> dict[str,
     return out
 
 
-def _files(postings: list[Posting]) -> Counter:
+def applied_files(postings: list[Posting]) -> Counter:
     c: Counter = Counter()
     for p in postings:
         for counter in p.applied or p.files:
@@ -233,14 +233,14 @@ def learn_trees(archive: Archive) -> TreePlan:
     families: dict[str, list[SeenTree]] = {}
     for t in own.values():
         families.setdefault(t.family, []).append(t)
-    homes = {f: home_of(_files([p for t in fam for p in t.postings])) for f, fam in families.items()}
+    homes = {f: home_of(applied_files([p for t in fam for p in t.postings])) for f, fam in families.items()}
     order = sorted(families, key=lambda f: (homes[f].count("/"), -sum(len(t.postings) for t in families[f]), f))
     projects: list[Project] = []
     for f in order:
         fam = sorted(families[f], key=lambda t: (-len(t.postings), t.name))
         home = homes[f]
         host = next((pr for pr in projects if home.count("/") >= 2 and home.count("/") > pr.home.count("/")
-                     and _under(_files(pr.postings), _parent(home)) >= UNDER_SHARE), None)
+                     and _under(applied_files(pr.postings), _parent(home)) >= UNDER_SHARE), None)
         _kinds(fam, alone=host is None)
         if host is not None:
             host.subtrees += [(t, home) for t in fam]

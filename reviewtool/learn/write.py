@@ -139,7 +139,7 @@ def _profile(out: _Out, lp: LearnedProfile, top_level: bool) -> None:
     for t in lp.trees:
         out.table("trees", array=True)
         out.lines += comment(t["source"])
-        for k in ("name", "kind", "pair", "git"):
+        for k in ("name", "kind", "pair", "git", "tags"):
             if t.get(k) is not None:
                 out.set(k, t[k])
         if "closed_in_merge_window" in t:
