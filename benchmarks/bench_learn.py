@@ -4,6 +4,8 @@
     python3 benchmarks/bench_learn.py                       # the half-year linux-wireless file
     python3 benchmarks/bench_learn.py --archive X.mbox.gz --shipped wireless --set wireless-accepted
     python3 benchmarks/bench_learn.py --no-score            # the timing only
+    python3 benchmarks/bench_learn.py --archive ../shared/corpus/lists/netfilter-devel-2023-07_2023-12.mbox.gz \
+        --until 2023-10-01 --set netfilter-accepted --set netfilter-userspace --shipped ""
 
 1. `reviewtool profile learn ARCHIVE -o OUT --jobs N` in a subprocess: wall time, the CPU time
    of it and its workers, and the load average around it (other work on the machine shows there).
@@ -12,6 +14,10 @@
    tree agreement, warnings; for both halves and for the postings sent before, during and after
    the stretch the archive covers (a profile learned from one part of a list's history reviews
    the later part).
+
+`--until DAY` learns from the archive's messages dated before that day only (a scratch mbox):
+the postings after it ("after") are the part no decision was made on. `--shipped ""` compares
+with the profiles reviewtool chooses by itself (netfilter's kernel and user-space profiles).
 """
 
 from __future__ import annotations
@@ -31,6 +37,40 @@ sys.path.insert(0, str(HERE))
 import calibrate  # noqa: E402
 
 ARCHIVE = calibrate.SHARED / "corpus" / "lists" / "linux-wireless-2022-06_2022-11.mbox.gz"
+
+
+def cut(archive: Path, until: str, out: Path) -> Path:
+    """The archive's messages dated before `until` (YYYY-MM-DD, UTC), as an mbox."""
+    import gzip
+    from datetime import datetime, timezone
+
+    limit = datetime.fromisoformat(until).replace(tzinfo=timezone.utc).timestamp()
+    opener = gzip.open if archive.suffix == ".gz" else open
+    kept = 0
+    with opener(archive, "rb") as src, open(out, "wb") as dst:
+        mail: list[bytes] = []
+
+        def flush() -> None:
+            nonlocal kept
+            head = b"".join(mail).split(b"\n\n", 1)[0].decode("utf-8", "replace")
+            date = next((ln[5:].strip() for ln in head.splitlines() if ln.lower().startswith("date:")), "")
+            try:
+                when = email.utils.parsedate_to_datetime(date).timestamp()
+            except (TypeError, ValueError):
+                when = None
+            if when is not None and when < limit:
+                dst.writelines(mail)
+                kept += 1
+
+        for line in src:
+            if line.startswith(b"From ") and mail:
+                flush()
+                mail = []
+            mail.append(line)
+        if mail:
+            flush()
+    print(f"{archive.name}: {kept:,} messages dated before {until} in {out}")
+    return out
 
 
 def learn(archive: Path, out: Path, jobs: int, exe: str) -> dict:
@@ -74,9 +114,9 @@ def _line(items: list[dict]) -> str:
 
 def score(profile: str, name: str, span: tuple[float, float], jobs: int) -> None:
     folder, _ = calibrate.SETS[name]
-    res, kind = calibrate.score_set(name, "all", jobs, ("--profile", profile))
+    res, kind = calibrate.score_set(name, "all", jobs, ("--profile", profile) if profile else ())
     items = res["items"]
-    print(f"  {profile}")
+    print(f"  {profile or 'the profiles reviewtool chooses'}")
     print(f"    all    {_line(items)}")
     for half in "AB":
         print(f"    half {half} {_line([i for i in items if calibrate.half_of(Path(i['item'])) == half])}")
@@ -97,9 +137,14 @@ def main() -> int:
     ap.add_argument("--jobs", "-j", type=int, default=2)
     ap.add_argument("--reviewtool", default=str(Path(sys.executable).with_name("reviewtool")))
     ap.add_argument("--shipped", default="wireless", help="the hand-written profile to compare with")
-    ap.add_argument("--set", default="wireless-accepted", choices=list(calibrate.SETS))
+    ap.add_argument("--set", action="append", choices=list(calibrate.SETS),
+                    help="a labelled set to score (repeat it; default wireless-accepted)")
+    ap.add_argument("--until", help="learn from the messages dated before this day (YYYY-MM-DD) only")
     ap.add_argument("--no-score", action="store_true")
     a = ap.parse_args()
+    sets = a.set or ["wireless-accepted"]
+    if a.until:
+        a.archive = cut(a.archive, a.until, a.out.resolve().with_suffix(".mbox"))
     timing = learn(a.archive, a.out.resolve(), a.jobs, a.reviewtool)
     print(f"profile learn {a.archive.name} --jobs {a.jobs}: {timing['wall_s']} s wall, {timing['cpu_s']} s CPU "
           f"(with its workers); load average before {timing['load_before']}, after {timing['load_after']}")
@@ -111,10 +156,11 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as scratch:
         span = read_archive([a.archive], Path(scratch)).span
-    print(f"{a.set}, the archive spans {time.strftime('%Y-%m-%d', time.gmtime(span[0]))} to "
-          f"{time.strftime('%Y-%m-%d', time.gmtime(span[1]))}:")
-    score(str(a.out.resolve()), a.set, span, a.jobs)
-    score(a.shipped, a.set, span, a.jobs)
+    for name in sets:
+        print(f"{name}, the archive spans {time.strftime('%Y-%m-%d', time.gmtime(span[0]))} to "
+              f"{time.strftime('%Y-%m-%d', time.gmtime(span[1]))}:")
+        score(str(a.out.resolve()), name, span, a.jobs)
+        score(a.shipped, name, span, a.jobs)
     return 0
 
 

@@ -29,7 +29,7 @@ from contextlib import redirect_stdout
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SHARED = HERE.parent.parent / "shared"
+SHARED = (HERE.parent.parent / "shared").resolve()  # the scorers resolve it: a symlinked ../shared too
 CASES = SHARED / "cases"
 # set name -> (folder, scorer)
 SETS = {

@@ -138,6 +138,35 @@ class Archive:
                    f"<up@kernel.example>:\n\nHere is the summary with links:\n  - pull-request: {tag}\n"
                    "    https://git.kernel.example/up/c/0123456789ab\n\nYou are awesome, thank you!\n")
 
+    def pull_series(self, tag: str, url: str, summaries: list[str], into: str | None, when: datetime,
+                    sender: str = MAE, path: str = "drivers/lab/drv1/main.c") -> None:
+        """A maintainer's pull request sent as a series (netfilter's `[PATCH net 0/6] Netfilter fixes
+        for net`): the request-pull text in the cover letter, the applied patches below it, and the
+        upstream bot's "applied" to `into` (None: no answer)."""
+        subject = f"[PATCH {tag} 0/{len(summaries)}] lab updates for {tag}"
+        body = (f"Hi,\n\nthe following patches are for {tag}.\n\nThe following changes since commit {'a' * 40}:\n\n"
+                f"  lab: x (2026-03-01)\n\nare available in the Git repository at:\n\n  {url} tags/lab-{tag}\n\n"
+                f"for you to fetch changes up to {'b' * 40}:\n\n  lab: y (2026-03-05)\n")
+        cover = self._mail({"From": sender, "Date": format_datetime(when), "To": "up@vger.example.org", "Cc": LIST,
+                            "Subject": subject}, body)
+        for i, summary in enumerate(summaries, 1):
+            self._mail({"From": sender, "Date": format_datetime(when + timedelta(seconds=i)),
+                        "To": "up@vger.example.org", "Cc": LIST,
+                        "Subject": f"[PATCH {tag} {i}/{len(summaries)}] {summary}",
+                        "In-Reply-To": f"<{cover}>", "References": f"<{cover}>"},
+                       patch_body(message=f"The {summary} path returns early.", diff=diff_for(path)))
+        if into is None:
+            return
+        repo, _, branch = into.partition(" ")
+        self._mail({"From": "patchwork-bot+up@kernel.org", "Date": format_datetime(when + timedelta(days=1)),
+                    "To": sender, "Cc": LIST, "Subject": f"Re: {subject}", "In-Reply-To": f"<{cover}>",
+                    "References": f"<{cover}>"},
+                   f"Hello:\n\nThis series was applied to {repo} ({branch or 'main'})\nby Up Maintainer "
+                   f"<up@kernel.example>:\n\nHere is the summary with links:\n"
+                   + "".join(f"  - [{i}/{len(summaries)}] {s}\n    https://git.kernel.example/up/c/{_sha(s)}\n"
+                             for i, s in enumerate(summaries, 1))
+                   + "\nYou are awesome, thank you!\n")
+
     def write(self, path: Path) -> Path:
         path.write_text("\n".join(self.mails), encoding="utf-8")
         return path

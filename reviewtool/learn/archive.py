@@ -14,7 +14,7 @@ from __future__ import annotations
 import email
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterable
@@ -26,79 +26,14 @@ from ..context.replies.settled import shipped_appliers
 from ..model.fixes import has_fixes_tag
 from ..mail.subject import list_name_of, normalized_summary, parse_subject
 from ..sources.index import MailHead, MailRef, index_inputs, raw_mail
+from .postings import Applied, PatchMail, Posting, PullRequest
+from .pulled import applied_by_pulls
 
 SENT_BACK = ("changes-requested", "rejected", "nak")
 _ENCODED_RE = re.compile(rb"^content-transfer-encoding:[ \t]*(base64|quoted-printable)", re.I | re.M)
 _MULTIPART_RE = re.compile(rb"^content-type:[ \t]*multipart", re.I | re.M)
 _PULL_RE = re.compile(r"\bpull\b|\bgit pull\b|pull[- ]request", re.I)
 _PULL_URL_RE = re.compile(r"are available in the [Gg]it repository at:\s*\n\s*(\S+)(?:[ \t]+(\S+))?")
-
-
-@dataclass(frozen=True)
-class PatchMail:
-    counter: int
-    msgid: str
-    subject: str
-    summary: str  # normalized (parse_subject's summary, lower case)
-
-
-@dataclass
-class Applied:
-    """One patch the maintainers applied: where, by whom, when, and the subject its commit got."""
-
-    action: ReplyAction
-    commit_subject: str | None = None
-
-
-@dataclass
-class Posting:
-    """One revision of one series, as posted: the mails of its thread, and what became of it."""
-
-    key: int
-    msgid: str  # the cover letter, else the first patch
-    subject: str
-    sender: str
-    date: float | None
-    revision: int
-    expected: int
-    tags: tuple[str, ...]
-    rfc: bool
-    pull: bool
-    patches: tuple[PatchMail, ...]  # counter >= 1, in order
-    cover: PatchMail | None
-    refs: tuple[MailRef, ...]  # what a review reads: this thread, and earlier revisions' threads
-    applied: dict[int, Applied] = field(default_factory=dict)  # counter -> how it was applied
-    sent_back: list[ReplyAction] = field(default_factory=list)
-    deferred: list[ReplyAction] = field(default_factory=list)
-    edited: bool = False  # a commit subject differs from the posted one
-    files: dict[int, tuple[str, ...]] = field(default_factory=dict)  # counter -> the files its diff touches
-    fixes: set[int] = field(default_factory=set)  # counters of the patches carrying a Fixes: tag
-    family: int = -1  # the series it is a revision of (revisions of one series share it)
-
-    @property
-    def settled(self) -> bool:
-        return bool(self.applied or self.sent_back or self.deferred)
-
-    @property
-    def applied_whole(self) -> bool:
-        return bool(self.patches) and all(p.counter in self.applied for p in self.patches)
-
-    @property
-    def tree_words(self) -> str | None:
-        words = [a.action.tree_words for a in self.applied.values() if a.action.tree_words]
-        return max(set(words), key=words.count) if words else None
-
-
-@dataclass(frozen=True)
-class PullRequest:
-    """A `git request-pull` mail: the repository and tag it asks to pull, and who pulled it where."""
-
-    msgid: str
-    subject: str
-    date: float | None
-    url: str
-    ref: str | None
-    applied_to: str | None = None  # the tree words of the reply that says it was pulled
 
 
 @dataclass
@@ -113,6 +48,7 @@ class Archive:
     labels: tuple[str, ...]
     senders: frozenset[str] = frozenset()  # every From address: a list address sends nothing
     own_list: str | None = None  # the address of the List-Id most of its mails carry
+    by_pulls: int = 0  # postings shown applied by a pull request only (learn/pulled.py)
 
 
 def own_list(heads) -> str | None:
@@ -202,6 +138,8 @@ def read_archive(paths: list[Path], scratch: Path, on_mail: Callable[[], None] |
     for p in postings:
         if p.key in answers:
             _settle(p, answers[p.key])
+    _pulls_as_postings(postings, pulls)
+    by_pulls = applied_by_pulls(postings, pulls, appliers)
     by_id = {h.msgid: h for h in heads}
     try:
         for p in postings:  # every posting: paths that are applied without a reply show only here
@@ -213,7 +151,19 @@ def read_archive(paths: list[Path], scratch: Path, on_mail: Callable[[], None] |
     return Archive(messages=len(heads), span=(min(dates), max(dates)) if dates else None, postings=postings,
                    pulls=pulls, actions=trusted, untrusted=untrusted, unmatched=unmatched,
                    labels=tuple(str(p) for p in paths), senders=frozenset(_address(h.sender) for h in heads),
-                   own_list=own_list(heads))
+                   own_list=own_list(heads), by_pulls=by_pulls)
+
+
+def _pulls_as_postings(postings: list[Posting], pulls: list[PullRequest]) -> None:
+    """A pull request sent as a series is a posting whose replies say where it was applied: that
+    is where the pull went (the netdev bot's "This series was applied to netdev/net.git")."""
+    cover_of = {p.cover.msgid: p for p in postings if p.cover}
+    for i, pr in enumerate(pulls):
+        p = cover_of.get(pr.msgid)
+        if p is not None:
+            p.pull = True
+            if p.applied and pr.applied_to is None:
+                pulls[i] = PullRequest(**{**pr.__dict__, "applied_to": p.tree_words})
 
 
 def _read(h: MailHead, handles: dict) -> bytes:
@@ -256,8 +206,14 @@ def _when(ts: float | None) -> datetime | None:
 
 
 def _pull_requests(heads: list[MailHead], handles: dict) -> Iterable[PullRequest]:
+    """`git request-pull` mails: a `[GIT PULL]` or `pull-request:` subject, or the cover letter of
+    a series (netfilter's maintainers send `[PATCH net 0/6] Netfilter fixes for net`, the pull
+    request in the cover and the patches below it)."""
     for h in heads:
-        if h.in_reply_to or parse_subject(h.subject).reply or not _PULL_RE.search(h.subject):
+        if h.in_reply_to:
+            continue
+        s = parse_subject(h.subject)
+        if s.reply or not (_PULL_RE.search(h.subject) or (s.is_patch and s.counter == 0)):
             continue
         text = _read(h, handles).decode("utf-8", "replace")
         m = _PULL_URL_RE.search(text)

@@ -28,7 +28,9 @@ class SeenTree:
     words: Counter = field(default_factory=Counter)  # the tree as replies write it
     postings: list[Posting] = field(default_factory=list)
     appliers: Counter = field(default_factory=Counter)
-    pulled: Counter = field(default_factory=Counter)  # upstream tree -> pull requests it took from this one
+    pulled: Counter = field(default_factory=Counter)  # tree -> the pull requests this one took from it
+    sent: Counter = field(default_factory=Counter)  # upstream tree -> the pull requests of this one it took
+    tagged: int = 0  # of its postings, those applied without a tree named, by their subject tag
     kind: str | None = None
     kind_why: str = ""
     tags: list[str] = field(default_factory=list)  # other subject tags that name it (lower case: nftables' "nft")

@@ -198,6 +198,10 @@ def _finish(lps: list[LearnedProfile], archive: Archive, not_reviewed: list[str]
               f"({span(p.date for p in archive.postings if p.applied)}); {reviewed:,} of them reviewed.",
               "Each setting carries its evidence; edit freely. `reviewtool rules --profile THIS-FILE` shows where "
               "each came from; `reviewtool check --profile THIS-FILE` uses it."]
+    if archive.by_pulls:
+        header.append(f"Of the applied postings, {archive.by_pulls:,} are known from the maintainers' pull requests "
+                      "alone: a patch of a pull request sent as a series, matched by its summary to the latest "
+                      "posting before it.")
     if archive.untrusted:
         who = sorted({a.by.email for a in archive.untrusted})
         header.append(f"Not counted: {len(archive.untrusted)} plain 'Applied' replies from "

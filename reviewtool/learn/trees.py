@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from .archive import Archive, Posting, PullRequest
 from .counts import share, span, table, top
 from .paths import kernel_layout, project_paths
-from .projects import Project, SeenTree
+from .projects import Project, SeenTree, tree_names, tree_tags
 
 HOME_SHARE = 0.9  # a family's home holds this share of its files
 UNDER_SHARE = 0.05  # a project's files under a family's parent directory that make it a sub-tree family
@@ -97,26 +97,58 @@ def _seen(archive: Archive) -> tuple[dict[str, SeenTree], list[Posting]]:
     return trees, untreed
 
 
-def _pull_source(pr: PullRequest, trees: dict[str, SeenTree]) -> SeenTree | None:
+def _pull_base(pr: PullRequest) -> str:
     base = pr.url.rstrip("/").rsplit("/", 1)[-1].lower()
-    base = base if base.endswith(".git") else base + ".git"
+    return base if base.endswith(".git") else base + ".git"
+
+
+def _pull_source(pr: PullRequest, trees: dict[str, SeenTree]) -> SeenTree | None:
+    base = _pull_base(pr)
     return next((t for t in trees.values() if t.git == base and not t.branch_of), None)
 
 
 def _upstream(trees: dict[str, SeenTree], pulls: list[PullRequest]) -> dict[str, SeenTree]:
+    """The trees that took pull requests of another of the archive's trees (netdev/net.git takes
+    nf.git's). A repository whose pull requests an upstream tree took, of a family a reply names
+    (nf-next.git beside nf), is a tree even when no reply names it (netfilter's maintainers apply
+    to nf-next without a word some months): it has no posting of its own, only what it sent."""
     from ..mail.replies import tree_parts
 
     out = {}
     for pr in pulls:
         if pr.applied_to is None:
             continue
-        src = _pull_source(pr, trees)
         repo, branch = tree_parts(pr.applied_to)
         target = next((t for t in trees.values() if t.repo == (repo or "").lower()), None)
+        src = _pull_source(pr, trees)
+        base = _pull_base(pr).removesuffix(".git")
+        if src is None and target is not None and base not in trees and base != target.repo and any(
+                t.family == stem(base) and t.words for t in trees.values()):
+            src = trees[base] = SeenTree(base, base, base + ".git", stem(base), False)
         if src is not None and target is not None and target is not src:
             target.pulled[src.name] += 1
+            src.sent[target.name] += 1
             out[target.name] = target
     return out
+
+
+def _upstream_kinds(upstream: dict[str, SeenTree]) -> None:
+    families: dict[str, list[SeenTree]] = {}
+    for t in upstream.values():
+        families.setdefault(t.family, []).append(t)
+    for fam in families.values():
+        _kinds(fam, alone=False)
+
+
+def _fed_kind(t: SeenTree, upstream: dict[str, SeenTree]) -> tuple[str, str] | None:
+    """The kind of the upstream trees a tree's pull requests went to, when they agree (nf.git's
+    went to net: fixes)."""
+    kinds = {upstream[u].kind for u in t.sent if u in upstream}
+    if len(kinds) != 1 or None in kinds:
+        return None
+    kind = kinds.pop()
+    where = ", ".join(f"{u} ({n})" for u, n in t.sent.most_common())
+    return kind, f"its pull requests went to {where}, a {kind} tree"
 
 
 def applied_files(postings: list[Posting]) -> Counter:
@@ -194,11 +226,13 @@ def _release_words(t: SeenTree) -> str:
     return "; of its postings " + " and ".join(x for x in parts if x) if any(parts) else ""
 
 
-def _kinds(fam: list[SeenTree], alone: bool) -> None:
+def _kinds(fam: list[SeenTree], alone: bool, upstream: dict[str, SeenTree] | None = None) -> None:
     for t in fam:
         k = kind_words(t.name)
         if k:
             t.kind, t.kind_why = k, f"'{t.name}' says {'new work' if k == 'development' else 'fixes'}"
+        elif upstream and (fed := _fed_kind(t, upstream)) is not None:
+            t.kind, t.kind_why = fed
     for t in fam:
         if t.kind:
             continue
@@ -229,6 +263,7 @@ def learn_trees(archive: Archive) -> TreePlan:
     notes = [f"left out {u.name}: it pulls {', '.join(sorted(u.pulled))} (another list's tree; "
              f"{len(u.postings)} applied posting{'s' if len(u.postings) != 1 else ''} there not learned from)"
              for u in upstream.values()]
+    _upstream_kinds(upstream)
     own = {k: t for k, t in trees.items() if k not in upstream}
     families: dict[str, list[SeenTree]] = {}
     for t in own.values():
@@ -241,7 +276,7 @@ def learn_trees(archive: Archive) -> TreePlan:
         home = homes[f]
         host = next((pr for pr in projects if home.count("/") >= 2 and home.count("/") > pr.home.count("/")
                      and _under(applied_files(pr.postings), _parent(home)) >= UNDER_SHARE), None)
-        _kinds(fam, alone=host is None)
+        _kinds(fam, alone=host is None, upstream=upstream)
         if host is not None:
             host.subtrees += [(t, home) for t in fam]
             continue
@@ -261,6 +296,7 @@ def learn_trees(archive: Archive) -> TreePlan:
                 pr.subtrees.remove((s, home))
                 notes.append(f"left out sub-tree {s.name}: its kind cannot be told from {len(s.postings)} postings")
     projects = [pr for pr in projects if pr.trees]
+    untreed = _by_tag(projects, untreed)
     # The list's own project first (the file's default, named after the list): the one most
     # postings were applied in, the kernel's layout before another's.
     projects.sort(key=lambda pr: (-len([p for p in pr.postings if p.applied]),
@@ -268,9 +304,35 @@ def learn_trees(archive: Archive) -> TreePlan:
     return TreePlan(projects, upstream, untreed, notes)
 
 
+def _by_tag(projects: list[Project], untreed: list[Posting]) -> list[Posting]:
+    """An applied posting whose replies name no tree ("Applied, thanks") goes to the tree its
+    subject tag names (`[PATCH nf-next]`), when one does; the rest stay untreed."""
+    names = {n: t for pr in projects for n, t in tree_names(pr).items()}
+    rest = []
+    for p in untreed:
+        tree = next((names[t.lower()] for t in tree_tags(p) if t.lower() in names), None)
+        if tree is None:
+            rest.append(p)
+        else:
+            tree.postings.append(p)
+            tree.tagged += 1
+            tree.appliers.update(a.action.by.email for a in p.applied.values())
+    return rest
+
+
 def tree_evidence(t: SeenTree) -> str:
     words = ", ".join(f"'{w}'" for w, _ in t.words.most_common(2))
     fixes = (f"; {t.with_fixes} of its {t.patches:,} patches ({round(100 * t.with_fixes / t.patches)}%) carry a "
              "Fixes tag") if t.patches else ""
-    return (f"{len(t.postings)} applied posting{'s' if len(t.postings) != 1 else ''} ({span(p.date for p in t.postings)}) whose replies name {words}, "
-            f"by {top(dict(t.appliers), 2)}; {t.kind}: {t.kind_why}{fixes}")
+    named = len(t.postings) - t.tagged
+    seen = []
+    if named:
+        seen.append(f"{named} applied posting{'s' if named != 1 else ''} "
+                    f"({span(p.date for p in t.postings)}) whose replies name {words}")
+    if t.tagged:
+        seen.append(f"{t.tagged} applied without a tree named, tagged [{t.name}]")
+    if t.sent:
+        seen.append(f"{sum(t.sent.values())} of its pull requests applied to "
+                    + ", ".join(f"{u} ({n})" for u, n in t.sent.most_common()))
+    who = f", by {top(dict(t.appliers), 2)}" if t.appliers else ""
+    return f"{'; '.join(seen)}{who}; {t.kind}: {t.kind_why}{fixes}"
