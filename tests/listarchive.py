@@ -167,6 +167,14 @@ class Archive:
                              for i, s in enumerate(summaries, 1))
                    + "\nYou are awesome, thank you!\n")
 
+    def robot_report(self, owner: str, repo: str, branch: str, head: str, when: datetime,
+                     sender: str = "kernel test robot <lkp@example.org>") -> None:
+        """A build robot's report on a branch of a maintainer's queue, naming the head commit."""
+        self._mail({"From": sender, "Date": format_datetime(when), "To": LIST,
+                    "Subject": f"[{owner}-{repo}:{branch}] BUILD SUCCESS {_sha(head) * 3}"[:120]},
+                   f"tree/branch: https://git.kernel.example/pub/scm/linux/kernel/git/{owner}/{repo}.git {branch}\n"
+                   f"branch HEAD: {_sha(head) * 3}  {head}\n\nelapsed time: 1452m\n\nconfigs tested: 140\n")
+
     def write(self, path: Path) -> Path:
         path.write_text("\n".join(self.mails), encoding="utf-8")
         return path

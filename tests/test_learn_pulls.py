@@ -72,3 +72,44 @@ def test_a_trees_kind_from_where_its_pull_requests_went(tmp_path, cli):
         tree = next(t for t in trees if t["name"] == "lab-hot")
         assert tree["kind"] == kind, text
         assert f"its pull requests went to {into.split('/')[1][:-4]} (1), a {kind} tree" in tree["source"]
+
+
+def test_a_build_robots_reports_show_a_queues_postings_applied(tmp_path, cli):
+    """intel-wired-lan's way: the queue's maintainer applies without a word, and the build robot
+    reports each branch's head. The queues become sub-trees named as their postings are tagged,
+    with their repository and kind; near misses: a main branch (it follows upstream), a sender of
+    one report, and a branch of a tree the replies name count for nothing."""
+    from listarchive import lab_list
+
+    fixes = [Posting(f"lab: q: fix the ring {i}", path=f"drivers/lab/q/ring{i}.c", tag="q-lab", tree=None,
+                     fixes=True, patches=2, when=START + timedelta(days=i, hours=2)) for i in range(6)]
+    work = [Posting(f"lab: q: add the knob {i}", path=f"drivers/lab/q/knob{i}.c", tag="q-next", tree=None,
+                    when=START + timedelta(days=i, hours=3)) for i in range(6)]
+    stray = [Posting(f"lab: q: tidy {i}", path=f"drivers/lab/q/tidy{i}.c", tag="q-next", tree=None,
+                     when=START + timedelta(days=i, hours=4)) for i in range(3)]
+    a = Archive()
+    for p in lab_list() + fixes + work + stray:
+        a.post(p)
+    later = START + timedelta(days=10)
+    for i, p in enumerate(fixes):
+        a.robot_report("mae", "lab-queue", "dev-queue", f"{p.summary} (part 2)", later + timedelta(hours=i))
+    for i, p in enumerate(work):
+        a.robot_report("mae", "next-queue", "dev-queue" if i % 2 else "100GbE", p.summary, later + timedelta(hours=i))
+    a.robot_report("mae", "next-queue", "main", stray[0].summary, later)
+    a.robot_report("mae", "next-queue", "dev-queue", stray[1].summary, later, sender="Mallory <m@evil.example>")
+    a.robot_report("lab", "lab-next", "wip", stray[2].summary, later)
+    mbox = a.write(tmp_path / "list.mbox")
+    res = cli("profile", "learn", str(mbox), "-o", str(tmp_path / "out.toml"), "--jobs", "1")
+    assert res.code == 0, res.err
+    text = (tmp_path / "out.toml").read_text()
+    data, flat = tomllib.loads(text), " ".join(text.replace("\n# ", " ").split())
+    subs = {s["name"]: s for s in data["subtrees"]}
+    assert (subs["q-lab"]["feeds"], subs["q-lab"]["git"], subs["q-lab"]["paths"]) == ("lab", "lab-queue.git",
+                                                                                       ["drivers/lab/q/"])
+    assert (subs["q-next"]["feeds"], subs["q-next"]["git"]) == ("lab-next", "next-queue.git")
+    assert subs["q-lab"]["source"].startswith("6 applied postings (2026-03) the build robot's reports show at the "
+                                              "head of lab-queue.git (dev-queue)")
+    assert "its name names lab, a fixes tree" in subs["q-lab"]["source"]
+    assert "learned from 50 applied postings" in data["description"]  # 38 + 6 + 6: no stray one
+    assert "not counted: 1 postings the build robot shows at the head of a branch of lab-next.git" in flat
+    assert "" not in data["replies"]["appliers"]

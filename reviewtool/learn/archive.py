@@ -28,6 +28,7 @@ from ..mail.subject import list_name_of, normalized_summary, parse_subject
 from ..sources.index import MailHead, MailRef, index_inputs, raw_mail
 from .postings import Applied, PatchMail, Posting, PullRequest
 from .pulled import applied_by_pulls
+from .robot import SUBJECT_RE as ROBOT_SUBJECT_RE, BuildReport, applied_by_robot, read_report
 
 SENT_BACK = ("changes-requested", "rejected", "nak")
 _ENCODED_RE = re.compile(rb"^content-transfer-encoding:[ \t]*(base64|quoted-printable)", re.I | re.M)
@@ -49,6 +50,7 @@ class Archive:
     senders: frozenset[str] = frozenset()  # every From address: a list address sends nothing
     own_list: str | None = None  # the address of the List-Id most of its mails carry
     by_pulls: int = 0  # postings shown applied by a pull request only (learn/pulled.py)
+    by_robot: int = 0  # postings shown applied by a build robot's reports only (learn/robot.py)
 
 
 def own_list(heads) -> str | None:
@@ -113,6 +115,7 @@ def read_archive(paths: list[Path], scratch: Path, on_mail: Callable[[], None] |
     try:
         actions = list(_replies(heads, handles))
         pulls = list(_pull_requests(heads, handles))
+        reports = list(_build_reports(heads, handles))
     finally:
         for fh in handles.values():
             fh.close()
@@ -140,6 +143,7 @@ def read_archive(paths: list[Path], scratch: Path, on_mail: Callable[[], None] |
             _settle(p, answers[p.key])
     _pulls_as_postings(postings, pulls)
     by_pulls = applied_by_pulls(postings, pulls, appliers)
+    by_robot = applied_by_robot(postings, reports)
     by_id = {h.msgid: h for h in heads}
     try:
         for p in postings:  # every posting: paths that are applied without a reply show only here
@@ -151,7 +155,17 @@ def read_archive(paths: list[Path], scratch: Path, on_mail: Callable[[], None] |
     return Archive(messages=len(heads), span=(min(dates), max(dates)) if dates else None, postings=postings,
                    pulls=pulls, actions=trusted, untrusted=untrusted, unmatched=unmatched,
                    labels=tuple(str(p) for p in paths), senders=frozenset(_address(h.sender) for h in heads),
-                   own_list=own_list(heads), by_pulls=by_pulls)
+                   own_list=own_list(heads), by_pulls=by_pulls, by_robot=by_robot)
+
+
+def _build_reports(heads: list[MailHead], handles: dict) -> Iterable[BuildReport]:
+    """The build robot's reports on a queue's branches (learn/robot.py); no other body is read."""
+    for h in heads:
+        if h.in_reply_to or not ROBOT_SUBJECT_RE.search(h.subject):
+            continue
+        report = read_report(h.msgid, _address(h.sender), h.date, h.subject, _text_of(_read(h, handles)))
+        if report is not None:
+            yield report
 
 
 def _pulls_as_postings(postings: list[Posting], pulls: list[PullRequest]) -> None:

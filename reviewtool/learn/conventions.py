@@ -129,7 +129,8 @@ def learn_merge_window(lp: LearnedProfile, project: Project) -> None:
         if tree["kind"] != "development":
             continue
         seen = next(t for t in project.trees if t.name == tree["_seen"])
-        feeders = [s for s, _ in project.subtrees if project.fed(s) is seen]
+        # a queue the build robot shows (Intel's) keeps its own policy: its postings are not the tree's
+        feeders = [s for s, _ in project.subtrees if project.fed(s) is seen and not s.robot]
         postings = [p for t in [seen, *feeders] for p in t.postings if p.date is not None]
         states = [(p, calendar.state_at(datetime.fromtimestamp(p.date, timezone.utc))) for p in postings]
         windows = [(p, s) for p, s in states if s.status == "closed"]
@@ -163,7 +164,8 @@ def learn_appliers(lp: LearnedProfile, project: Project, posted: list[Posting] =
     (Intel's) but answers "This doesn't apply." A stranger's words make nobody an applier."""
     from ..context.replies.settled import shipped_appliers
 
-    by: Counter = Counter(a.action.by.email for p in project.postings for a in p.applied.values())
+    by: Counter = Counter(a.action.by.email for p in project.postings for a in p.applied.values()
+                          if a.action.by.email)  # a build robot's report names nobody
     known = shipped_appliers()
     back: Counter = Counter(a.by.email for p in (posted or project.postings) for a in p.sent_back
                             if a.by.email in known and a.by.email not in by)

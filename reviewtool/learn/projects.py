@@ -8,7 +8,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .archive import Posting
+from .postings import Posting
 
 _RELEASE_RE = re.compile(r"^(v?\d|for-v?\d|-?stable$|rfc)", re.I)
 
@@ -31,6 +31,7 @@ class SeenTree:
     pulled: Counter = field(default_factory=Counter)  # tree -> the pull requests this one took from it
     sent: Counter = field(default_factory=Counter)  # upstream tree -> the pull requests of this one it took
     tagged: int = 0  # of its postings, those applied without a tree named, by their subject tag
+    robot: Counter = field(default_factory=Counter)  # branch -> its postings a build robot showed at its head
     kind: str | None = None
     kind_why: str = ""
     tags: list[str] = field(default_factory=list)  # other subject tags that name it (lower case: nftables' "nft")

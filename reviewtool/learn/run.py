@@ -19,6 +19,7 @@ from .learned_profile import LearnedProfile
 from .paths import _path_key, kernel_layout, project_paths
 from .severities import learn_objections, learn_severities
 from .projects import Project, tree_names, tree_tags
+from .queues import robot_subtrees
 from .tagged import POOL, tagged_projects
 from .trees import learn_trees
 from .write import drop_unseen_names, render
@@ -114,6 +115,7 @@ def learn(paths: list[Path], scratch: Path, *, workers: int = 1, name: str | Non
     if not archive.messages:
         raise InputError(f"{', '.join(archive.labels)}: no mail messages found")
     plan = learn_trees(archive)
+    robot_subtrees(plan)
     tagged, notes = tagged_projects(plan)
     plan.projects += tagged
     plan.notes += notes

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .archive import Archive, Posting, PullRequest
 from .counts import share, span, table, top
@@ -56,6 +56,7 @@ class TreePlan:
     upstream: dict[str, SeenTree]  # trees left out: they pull this list's trees
     untreed: list[Posting]  # applied, but no reply named the tree
     notes: list[str]
+    robot: dict[str, list[Posting]] = field(default_factory=dict)  # queue -> postings its robot shows applied
 
     def project_of(self, p: Posting) -> Project | None:
         return next((pr for pr in self.projects if p in pr.postings), None)
@@ -76,13 +77,18 @@ def _tree_id(action) -> tuple[str, str, str, bool] | None:
     return name, repo, f"{repo}.git", branch_of
 
 
-def _seen(archive: Archive) -> tuple[dict[str, SeenTree], list[Posting]]:
+def _seen(archive: Archive) -> tuple[dict[str, SeenTree], list[Posting], dict[str, list[Posting]]]:
     trees: dict[str, SeenTree] = {}
     untreed = []
+    robot: dict[str, list[Posting]] = {}  # queue repository -> postings only the build robot shows applied
     for p in archive.postings:
         if not p.applied:
             continue
-        ids = Counter(i for a in p.applied.values() if (i := _tree_id(a.action)) is not None)
+        ids = Counter(i for a in p.applied.values() if a.action.form != "build-robot"
+                      and (i := _tree_id(a.action)) is not None)
+        if not ids and all(a.action.form == "build-robot" for a in p.applied.values()):
+            robot.setdefault(next(iter(p.applied.values())).action.repo or "", []).append(p)
+            continue
         if not ids:
             untreed.append(p)
             continue
@@ -94,7 +100,7 @@ def _seen(archive: Archive) -> tuple[dict[str, SeenTree], list[Posting]]:
             if a.action.tree_words and _tree_id(a.action) == (name, repo, git, branch_of):
                 t.words[a.action.tree_words] += 1
             t.appliers[a.action.by.email] += 1
-    return trees, untreed
+    return trees, untreed, robot
 
 
 def _pull_base(pr: PullRequest) -> str:
@@ -258,7 +264,7 @@ def _kinds(fam: list[SeenTree], alone: bool, upstream: dict[str, SeenTree] | Non
 
 
 def learn_trees(archive: Archive) -> TreePlan:
-    trees, untreed = _seen(archive)
+    trees, untreed, robot = _seen(archive)
     upstream = _upstream(trees, archive.pulls)
     notes = [f"left out {u.name}: it pulls {', '.join(sorted(u.pulled))} (another list's tree; "
              f"{len(u.postings)} applied posting{'s' if len(u.postings) != 1 else ''} there not learned from)"
@@ -301,7 +307,7 @@ def learn_trees(archive: Archive) -> TreePlan:
     # postings were applied in, the kernel's layout before another's.
     projects.sort(key=lambda pr: (-len([p for p in pr.postings if p.applied]),
                                   not kernel_layout(project_paths([p for p in pr.postings if p.applied])[0])))
-    return TreePlan(projects, upstream, untreed, notes)
+    return TreePlan(projects, upstream, untreed, notes, robot)
 
 
 def _by_tag(projects: list[Project], untreed: list[Posting]) -> list[Posting]:
@@ -324,8 +330,12 @@ def tree_evidence(t: SeenTree) -> str:
     words = ", ".join(f"'{w}'" for w, _ in t.words.most_common(2))
     fixes = (f"; {t.with_fixes} of its {t.patches:,} patches ({round(100 * t.with_fixes / t.patches)}%) carry a "
              "Fixes tag") if t.patches else ""
-    named = len(t.postings) - t.tagged
+    named = len(t.postings) - t.tagged - sum(t.robot.values())
     seen = []
+    if t.robot:
+        seen.append(f"{sum(t.robot.values())} applied posting{'s' if sum(t.robot.values()) != 1 else ''} "
+                    f"({span(p.date for p in t.postings)}) the build robot's reports show at the head of "
+                    f"{t.git} ({', '.join(b for b, _ in t.robot.most_common(4))})")
     if named:
         seen.append(f"{named} applied posting{'s' if named != 1 else ''} "
                     f"({span(p.date for p in t.postings)}) whose replies name {words}")
@@ -334,5 +344,6 @@ def tree_evidence(t: SeenTree) -> str:
     if t.sent:
         seen.append(f"{sum(t.sent.values())} of its pull requests applied to "
                     + ", ".join(f"{u} ({n})" for u, n in t.sent.most_common()))
-    who = f", by {top(dict(t.appliers), 2)}" if t.appliers else ""
+    named_by = {a: n for a, n in t.appliers.items() if a}
+    who = f", by {top(named_by, 2)}" if named_by else ""
     return f"{'; '.join(seen)}{who}; {t.kind}: {t.kind_why}{fixes}"
