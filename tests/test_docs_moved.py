@@ -21,6 +21,9 @@ ORIGINAL = "c261af2d4dbb523cdee0aafabac1fb4100682c72"  # README.md before the sp
 
 # (old, new): replacements made in moved text, applied to an original unit before it is sought.
 EDITS: list[tuple[str, str]] = [
+    # Issue 28 (profile learn on lists nobody wrote a profile for): netdev's queues named.
+    ("Shipped: `netdev` (net / net-next),", "Shipped: `netdev` (net / net-next, fed by the iwl-net / iwl-next, "
+     "ipsec / ipsec-next and mptcp-net / mptcp-next queues, each a tag it reads as the tree it feeds),"),
     # Issue 32 (hardening, round three): what keeps the repository's programs from running.
     ("`--checkpatch`. Nothing from the mail", "`--checkpatch`: every git call overrides the config keys that name a "
      "program (fsmonitor, hooks, pager, external diff, alternate refs, askpass, credential helpers), and every "

@@ -124,6 +124,25 @@ def test_former_tree_names_and_sub_trees_are_read(tmp_path, check_json):
         assert [p["tree"] for p in res.json["verdict"]["patches"]] == ["wireless"]
 
 
+def test_netdevs_queues_are_routes_to_their_pair(tmp_path, check_json):
+    """[PATCH mptcp-net], [PATCH iwl-next], [PATCH ipsec]: a queue feeding net or net-next is a
+    tree tag netdev reads as the tree it feeds, with no tree-tag-missing. Near miss: a queue name
+    netdev does not know ([PATCH foo-net]) is still no tree."""
+    netdev = shipped_profiles()["netdev"]
+    for tag, tree in (("mptcp-net", "net"), ("mptcp-next", "net-next"), ("iwl-net", "net"), ("ipsec-next", "net-next")):
+        assert netdev.read_tree([tag]).spec.name == tree, tag
+        assert netdev.subtree(tag).source.startswith("MAINTAINERS")
+    diff = hunk_diff("net/mptcp/subflow.c", ["a"], ["b"])
+    for tag, expect in (("mptcp-net", ["net"]), ("foo-net", None)):
+        mail = Mail(f"[PATCH {tag}] mptcp: fix a leak in subflow close", patch_body(
+            trailers='Fixes: 0123456789ab ("mptcp: x")\nSigned-off-by: Jane Developer <jane@example.org>', diff=diff),
+            to="netdev@vger.kernel.org")
+        res = check_json(write(tmp_path, thread(mail), f"{tag}.mbox"))
+        assert ("tree-tag-missing" in res.rules()) == (expect is None)
+        if expect:
+            assert [p["tree"] for p in res.json["verdict"]["patches"]] == expect
+
+
 def test_profile_option_and_unknown_profile(tmp_path, check_json, cli):
     mbox = _single(tmp_path, "[PATCH net] net: foo: fix bar")
     res = check_json(mbox, "--profile", "generic")
