@@ -42,6 +42,7 @@ class Posting:
     files: list[str] = field(default_factory=list)  # more files than `path`
     replier: str | None = None  # who sends the "changes" or "thanks" reply (default: the maintainer, MAE)
     tag_first: bool = False  # [TAG PATCH] rather than [PATCH TAG]
+    to: str = LIST  # its To: (another list first, this one in Cc: a series Cc'd to the list)
 
 
 class Archive:
@@ -52,7 +53,7 @@ class Archive:
     def _mail(self, headers: dict[str, str], body: str) -> str:
         self.n += 1
         msgid = f"{self.n:05d}.{_sha(body)}@example.org"
-        head = "".join(f"{k}: {v}\n" for k, v in headers.items())
+        head = "".join(f"{k}: {v}\n" for k, v in headers.items()) + f"List-Id: <{LIST.replace('@', '.')}>\n"
         self.mails.append(f"From mboxrd@z Thu Jan  1 00:00:00 1970\n{head}Message-ID: <{msgid}>\n"
                           "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n"
                           f"Content-Transfer-Encoding: 8bit\n\n{body.rstrip()}\n")
@@ -66,8 +67,9 @@ class Archive:
         ids, subjects = [], []
         total = p.patches
         cover = None
+        cc = {"Cc": LIST} if p.to != LIST else {}
         if total > 1:
-            cover = self._mail({"From": p.sender, "Date": format_datetime(when), "To": LIST,
+            cover = self._mail({"From": p.sender, "Date": format_datetime(when), "To": p.to, **cc,
                                 "Subject": f"[{lead}PATCH{tag}{v} 0/{total}] {p.summary}"},
                                "This series does the thing.\n\n" + (f"v{p.version}: rebased\n" if p.version > 1 and p.changelog else ""))
         for i in range(1, total + 1):
@@ -82,7 +84,7 @@ class Archive:
             diff = "".join(hunk_diff(f, ["\treturn 0;"], ["\treturn ret;"]) for f in [p.path, *p.files])
             body = patch_body(message=f"The {summary} path returns early.\n\nReturn the error instead.",
                               trailers="\n".join(trailers), notes=notes, diff=diff)
-            headers = {"From": p.sender, "Date": format_datetime(when + timedelta(seconds=i)), "To": LIST,
+            headers = {"From": p.sender, "Date": format_datetime(when + timedelta(seconds=i)), "To": p.to, **cc,
                        "Subject": f"[{lead}PATCH{tag}{v}{counter}] {summary}"}
             if cover:
                 headers |= {"In-Reply-To": f"<{cover}>", "References": f"<{cover}>"}

@@ -148,6 +148,7 @@ def read_archive(paths: list[Path], scratch: Path, on_mail: Callable[[], None] |
     try:
         for p in postings:  # every posting: paths that are applied without a reply show only here
             _scan_patches(p, by_id, handles)
+            _recipients(p, by_id, handles)
     finally:
         for fh in handles.values():
             fh.close()
@@ -246,6 +247,19 @@ def _text_of(data: bytes) -> str:
             if isinstance(payload, bytes):
                 return payload.decode("utf-8", "replace")
     return ""
+
+
+def _recipients(p: Posting, by_id: dict[str, MailHead], handles: dict) -> None:
+    """Its first mail's To and Cc, in order: which lists it was sent to, and which first
+    (learn/paths.py: a path the postings of another profile's list touch is not this list's)."""
+    from email.utils import getaddresses
+
+    h = by_id.get(p.cover.msgid if p.cover else p.msgid)
+    if h is None:
+        return
+    head = email.message_from_bytes(_read(h, handles).partition(b"\n\n")[0])
+    fields = [str(v) for k in ("to", "cc") for v in head.get_all(k, [])]
+    p.recipients = tuple(a.lower() for _, a in getaddresses(fields) if a)
 
 
 def _scan_patches(p: Posting, by_id: dict[str, MailHead], handles: dict) -> None:

@@ -184,7 +184,7 @@ def from_headers(project: Project, plan: TreePlan, archive: Archive, name: str,
     """`posted`: the archive's postings that belong to this project (by tag or layout), applied or not."""
     lp = LearnedProfile(name=name)
     learn_trees_into(lp, project, plan)
-    learn_paths(lp, project, list(posted))
+    learn_paths(lp, project, list(posted), archive.own_list)
     learn_tags(lp, project)
     if project is plan.projects[0]:
         # the list's own queues feed its main project; another project's trees are no queue

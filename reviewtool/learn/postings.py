@@ -49,6 +49,7 @@ class Posting:
     files: dict[int, tuple[str, ...]] = field(default_factory=dict)  # counter -> the files its diff touches
     fixes: set[int] = field(default_factory=set)  # counters of the patches carrying a Fixes: tag
     family: int = -1  # the series it is a revision of (revisions of one series share it)
+    recipients: tuple[str, ...] = ()  # its first mail's To then Cc addresses, lower case
 
     @property
     def settled(self) -> bool:

@@ -24,10 +24,9 @@ from dataclasses import dataclass, field
 
 from .archive import Archive, Posting, PullRequest
 from .counts import share, span, table, top
-from .paths import kernel_layout, project_paths
+from .paths import home_of, kernel_layout, project_paths
 from .projects import Project, SeenTree, tree_names, tree_tags
 
-HOME_SHARE = 0.9  # a family's home holds this share of its files
 UNDER_SHARE = 0.05  # a project's files under a family's parent directory that make it a sub-tree family
 _SPLIT_RE = re.compile(r"[-_/]")
 
@@ -164,27 +163,6 @@ def applied_files(postings: list[Posting]) -> Counter:
             for f in p.files.get(counter, ()):
                 c[f] += 1
     return c
-
-
-def home_of(files: Counter) -> str:
-    """The deepest directory holding HOME_SHARE of the files ("" for the top)."""
-    total = sum(files.values())
-    if not total:
-        return ""
-    best = ""
-    while True:
-        below: Counter = Counter()
-        depth = best.count("/")
-        for f, n in files.items():
-            parts = f.split("/")
-            if f.startswith(best) and len(parts) > depth + 1:
-                below["/".join(parts[:depth + 1]) + "/"] += n
-        if not below:
-            return best
-        d, n = below.most_common(1)[0]
-        if n < HOME_SHARE * total:
-            return best
-        best = d
 
 
 def _under(files: Counter, prefix: str) -> float:
