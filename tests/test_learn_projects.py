@@ -138,3 +138,16 @@ def test_bluez_beside_the_kernels_bluetooth_trees(tmp_path, cli):
     assert res.json["series"]["profile"] == "bluez" and res.code == 0
     kern = check(cli, tmp_path, out, "[PATCH] Bluetooth: hci0: fix x", "net/bluetooth/hci0.c", "k.mbox")
     assert kern.json["series"]["profile"] == "lab" and "signed-off-by-missing" in kern.rules() and kern.code == 1
+
+
+def test_a_tag_is_a_project_only_in_a_trees_shape(tmp_path, cli):
+    """A subject tag is a stranger's text: a project is named by one in a tree's shape (`lib.foo`,
+    its profile `lib-foo`, a bare TOML key), and a tag with TOML syntax in it is left out, said;
+    the file reads back as `--profile` reads it."""
+    data, text, out = learn(cli, tmp_path, lab_list() + tool("labctl", 22) + tool("lib.foo", 3, path="lib/foo/", hours=4)
+                            + tool('x="y"', 3, path="x/", hours=5))
+    assert set(data["profiles"]) == {"lab", "labctl", "lib-foo"}
+    assert [t["name"] for t in data["profiles"]["lib-foo"]["trees"]] == ["lib.foo"]
+    assert "but it has no tree's shape" in text
+    res = check(cli, tmp_path, out, "[PATCH lib.foo] foo: fix y", "lib/foo/y.c", "f.mbox", signed=True)
+    assert res.json["series"]["profile"] == "lib-foo" and res.code == 0

@@ -3,6 +3,7 @@ review the applied and sent-back postings under the provisional profile, learn t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -72,6 +73,7 @@ def _name(lp: LearnedProfile, main: bool, given: str | None, taken: set[str], pr
         base = POOL
     else:
         base = (lp.trees[0]["name"] if lp.trees else lp.name).lower()
+    base = re.sub(r"[^a-z0-9_-]+", "-", base).strip("-") or "learned"  # a bare TOML key: [profiles.NAME]
     name, n = base, 2
     while name in taken:
         name, n = f"{base}-{n}", n + 1

@@ -18,6 +18,7 @@ every tag-chosen project of the list together (run.py), which its header says.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 
 from ..context.profiles.load import shipped_profiles
@@ -33,7 +34,8 @@ MIN_POSTINGS = 20  # as conventions.py: fewer applied postings back no habit of 
 POOL = "other-projects"  # the stem of the profile the small tag-chosen projects share
 # What a single tree cannot have: another tree to send a patch to, or the kernel's merge window.
 PAIR_RULES = ("tree-mismatch", "fix-for-next-only-code", "split-series", "net-next-closed")
-TAG_FIRST_SHARE, TAG_FIRST_MIN = 0.5, 5  # postings writing [TAG PATCH] that make it the project's form
+TAG_FIRST_SHARE, TAG_FIRST_MIN = 0.5, 5
+_TAG_RE = re.compile(r"[a-z0-9][a-z0-9._+-]{0,39}")  # a tag that may name a tree (`libnetfilter_queue`)  # postings writing [TAG PATCH] that make it the project's form
 
 
 def _shipped(tag: str) -> tuple[str, str | None, str] | None:
@@ -62,6 +64,10 @@ def tagged_projects(plan: TreePlan) -> tuple[list[Project], list[str]]:
     notes: list[str] = []
     for tag in sorted(by_tag, key=lambda t: (-len(by_tag[t]), t)):
         ps = by_tag[tag]
+        if not _TAG_RE.fullmatch(tag):
+            notes.append(f"the tag [{tag[:40]}]: {len(ps)} applied postings, but it has no tree's shape "
+                         "(letters, digits, . _ + -)")
+            continue
         keys = [k for p in ps for c in p.applied for f in p.files.get(c, ()) if (k := _path_key(f))]
         if not keys:
             notes.append(f"the tag [{tag}]: {len(ps)} applied postings that no reply names a tree for, "

@@ -201,7 +201,7 @@ def render(profiles: list[LearnedProfile], header: list[str]) -> str:
     if not top:
         lines += ["", f"profile = {value(profiles[0].name)}"]
     for lp in profiles:
-        out = _Out("" if top else f"profiles.{lp.name}.")
+        out = _Out("" if top else f"profiles.{key(lp.name)}.")
         lines.append("")
         _profile(out, lp, top)
         lines += out.lines
