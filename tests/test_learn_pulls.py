@@ -83,8 +83,9 @@ def test_a_build_robots_reports_show_a_queues_postings_applied(tmp_path, cli):
 
     fixes = [Posting(f"lab: q: fix the ring {i}", path=f"drivers/lab/q/ring{i}.c", tag="q-lab", tree=None,
                      fixes=True, patches=2, when=START + timedelta(days=i, hours=2)) for i in range(6)]
+    window = START + timedelta(days=43)  # 2026-04-14: the merge window of v7.1
     work = [Posting(f"lab: q: add the knob {i}", path=f"drivers/lab/q/knob{i}.c", tag="q-next", tree=None,
-                    when=START + timedelta(days=i, hours=3)) for i in range(6)]
+                    when=(START if i < 3 else window) + timedelta(days=i, hours=3)) for i in range(6)]
     stray = [Posting(f"lab: q: tidy {i}", path=f"drivers/lab/q/tidy{i}.c", tag="q-next", tree=None,
                      when=START + timedelta(days=i, hours=4)) for i in range(3)]
     a = Archive()
@@ -94,7 +95,8 @@ def test_a_build_robots_reports_show_a_queues_postings_applied(tmp_path, cli):
     for i, p in enumerate(fixes):
         a.robot_report("mae", "lab-queue", "dev-queue", f"{p.summary} (part 2)", later + timedelta(hours=i))
     for i, p in enumerate(work):
-        a.robot_report("mae", "next-queue", "dev-queue" if i % 2 else "100GbE", p.summary, later + timedelta(hours=i))
+        a.robot_report("mae", "next-queue", "dev-queue" if i % 2 else "100GbE", p.summary,
+                       p.when + timedelta(days=1))
     a.robot_report("mae", "next-queue", "main", stray[0].summary, later)
     a.robot_report("mae", "next-queue", "dev-queue", stray[1].summary, later, sender="Mallory <m@evil.example>")
     a.robot_report("lab", "lab-next", "wip", stray[2].summary, later)
@@ -110,6 +112,10 @@ def test_a_build_robots_reports_show_a_queues_postings_applied(tmp_path, cli):
     assert subs["q-lab"]["source"].startswith("6 applied postings (2026-03) the build robot's reports show at the "
                                               "head of lab-queue.git (dev-queue)")
     assert "its name names lab, a fixes tree" in subs["q-lab"]["source"]
+    assert "its postings are tagged [q-lab] 6" in subs["q-lab"]["source"]
+    # the queue took postings sent in the merge window (the tree it feeds is closed then); q-lab none
+    assert subs["q-next"]["closed_in_merge_window"] is False and "closed_in_merge_window" not in subs["q-lab"]
+    assert data["evidence"]["subtrees.q-next.closed_in_merge_window"].startswith("3 of 6 applied postings were posted")
     assert "learned from 50 applied postings" in data["description"]  # 38 + 6 + 6: no stray one
     assert "not counted: 1 postings the build robot shows at the head of a branch of lab-next.git" in flat
     assert "" not in data["replies"]["appliers"]

@@ -21,7 +21,7 @@ from .paths import learn_paths
 from .prefixes import learn_prefixes
 from .queues import learn_queues
 from .tagged import learn_tag_order, single_tree_rules, tagged_evidence
-from .projects import Project, tree_names, tree_tags
+from .projects import Project, SeenTree, tree_names, tree_tags
 from .trees import TreePlan, tree_evidence
 
 MIN_POSTINGS = 20  # a share of fewer applied postings backs no convention
@@ -114,10 +114,30 @@ def learn_trees_into(lp: LearnedProfile, project: Project, plan: TreePlan) -> No
         lp.trees.append(entry)
     for s, home in project.subtrees:
         fed = project.fed(s)
-        lp.subtrees.append({"name": s.name, "feeds": fed.name, "git": s.git, "paths": [home],
-                            "source": tree_evidence(s) + f"; its patches' files lie under {home}"})
+        entry = {"name": s.name, "feeds": fed.name, "git": s.git, "paths": [home],
+                 "source": tree_evidence(s) + f"; its patches' files lie under {home}"}
+        _subtree_habits(lp, entry, s)
+        lp.subtrees.append(entry)
     for note in plan.notes:
         lp.left_out.append(note)
+
+
+def _subtree_habits(lp: LearnedProfile, entry: dict, s: SeenTree) -> None:
+    """What a sub-tree's postings show of it: the tags they carry, and whether it took postings
+    sent in a merge window (a queue keeps taking them while the tree it feeds is closed)."""
+    from ..context.calendar import load_calendar
+
+    tags = Counter(next(iter(tree_tags(p)), "").lower() for p in s.postings)
+    if tags:
+        entry["source"] += "; its postings are tagged " + ", ".join(
+            f"[{t}] {n}" if t else f"with no tree {n}" for t, n in tags.most_common(4))
+    calendar, _ = load_calendar(None)
+    dated = [p for p in s.postings if p.date is not None]
+    windows = [p for p in dated if calendar.state_at(datetime.fromtimestamp(p.date, timezone.utc)).status == "closed"]
+    if len(windows) >= WINDOW_MIN:
+        entry["closed_in_merge_window"] = False
+        lp.note(f"subtrees.{s.name}.closed_in_merge_window", f"{len(windows)} of {len(dated)} applied postings were "
+                                                               "posted in a merge window and applied: it queues them")
 
 
 def learn_merge_window(lp: LearnedProfile, project: Project) -> None:

@@ -149,9 +149,13 @@ def _profile(out: _Out, lp: LearnedProfile, top_level: bool) -> None:
     for s in lp.subtrees:
         out.table("subtrees", array=True)
         out.lines += comment(s["source"])
-        for k in ("name", "feeds", "git", "paths", "source"):
+        for k in ("name", "feeds", "git", "paths"):
             if s.get(k) is not None:
                 out.set(k, s[k])
+        if "closed_in_merge_window" in s:
+            out.set("closed_in_merge_window", s["closed_in_merge_window"],
+                    lp.evidence.get(f"subtrees.{s['name']}.closed_in_merge_window", ""))
+        out.set("source", s["source"])
     for r in lp.required_prefixes:
         out.table("required_prefixes", array=True)
         out.lines += comment(r["source"])
