@@ -118,8 +118,8 @@ def learn_trees_into(lp: LearnedProfile, project: Project, plan: TreePlan) -> No
                  "source": tree_evidence(s) + f"; its patches' files lie under {home}"}
         _subtree_habits(lp, entry, s)
         lp.subtrees.append(entry)
-    for note in plan.notes:
-        lp.left_out.append(note)
+    if project is plan.projects[0]:  # what the list's trees left out is said once, in its own profile
+        lp.left_out += plan.notes
 
 
 def _subtree_habits(lp: LearnedProfile, entry: dict, s: SeenTree) -> None:

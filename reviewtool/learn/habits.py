@@ -99,6 +99,8 @@ def learn_sizes(lp: LearnedProfile, facts: list[Facts], postings: dict[int, Post
 
 
 def learn_fixes_on_fixes(lp: LearnedProfile, facts: list[Facts], project: Project, postings: dict[int, Posting]) -> None:
+    if not any(t.kind == "fixes" for t in project.trees):
+        return  # no fixes tree (nftables, BlueZ): nothing to learn, nothing to say
     patches = [pf for f in facts if (t := project.main_tree(postings[f.key])) is not None and t.kind == "fixes"
                for pf in f.patches if pf.kind not in ("test", "docs")]
     if len(patches) < MIN_PATCHES:
