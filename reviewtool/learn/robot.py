@@ -24,9 +24,9 @@ from .postings import Applied, Posting
 
 ROBOT_MIN = 3
 UPSTREAM_BRANCHES = ("main", "master")
-SUBJECT_RE = re.compile(r"\[([\w.+-]+):([\w.+/-]+)\]\s+BUILD\s+[A-Z]", re.I)
+SUBJECT_RE = re.compile(r"\[([\w.+-]{1,80}):([\w.+/-]{1,80})\][ \t]{1,8}BUILD\b", re.I)
 _TREE_RE = re.compile(r"^tree/branch:[ \t]*(\S+)[ \t]+(\S+)", re.M)
-_HEAD_RE = re.compile(r"^branch HEAD:[ \t]*[0-9a-f]{7,40}[ \t]+(\S.*?)[ \t]*$", re.M)
+_HEAD_RE = re.compile(r"^branch HEAD:[ \t]*[0-9a-f]{7,40}[ \t]+(\S[^\n]*)", re.M)
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ def read_report(msgid: str, sender: str, date: float | None, subject: str, body:
     owner = parts[-2].lower() if len(parts) > 1 else ""
     if not repo:
         return None
-    return BuildReport(msgid, sender, date, owner, repo, tree.group(2), head.group(1))
+    return BuildReport(msgid, sender, date, owner, repo, tree.group(2), head.group(1).strip())
 
 
 def applied_by_robot(postings: list[Posting], reports: list[BuildReport]) -> int:
