@@ -252,14 +252,14 @@ def _text_of(data: bytes) -> str:
 def _recipients(p: Posting, by_id: dict[str, MailHead], handles: dict) -> None:
     """Its first mail's To and Cc, in order: which lists it was sent to, and which first
     (learn/paths.py: a path the postings of another profile's list touch is not this list's)."""
-    from email.utils import getaddresses
+    from ..mail.headers import mailboxes
 
     h = by_id.get(p.cover.msgid if p.cover else p.msgid)
     if h is None:
         return
     head = email.message_from_bytes(_read(h, handles).partition(b"\n\n")[0])
     fields = [str(v) for k in ("to", "cc") for v in head.get_all(k, [])]
-    p.recipients = tuple(a.lower() for _, a in getaddresses(fields) if a)
+    p.recipients = tuple(a.lower() for _, a in mailboxes(fields) if a)
 
 
 def _scan_patches(p: Posting, by_id: dict[str, MailHead], handles: dict) -> None:
