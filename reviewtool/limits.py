@@ -6,6 +6,9 @@ rest. The limits hold while the input streams: nothing over a limit is read into
 The defaults let real inputs through with room to spare: the largest public list threads are a
 few thousand messages, the largest kernel patches a few megabytes, real mail has tens of
 headers, lines of at most a few thousand characters and MIME parts nested three or four deep.
+No limit caps an archive's size: an archive is indexed from the file (or the inbox's objects)
+without being held, about 2 KB of memory a mail; the mails one run indexes bound that memory
+(the oldest are left out past it), and a gzip may expand only so many times its size (a bomb).
 docs/security.md lists them with their defaults.
 """
 
@@ -31,7 +34,6 @@ def _env_int(name: str, default: int, scale: int = 1) -> int:
 
 @dataclass(frozen=True)
 class Limits:
-    input_bytes: int  # one input file (after gzip), REVIEWTOOL_MAX_INPUT_MB
     mail_bytes: int  # one mail, e.g. a huge patch, REVIEWTOOL_MAX_MAIL_MB
     thread_messages: int  # mails in the thread under review, REVIEWTOOL_MAX_MESSAGES
     line_bytes: int = 1 * _MB  # one line of a mail, REVIEWTOOL_MAX_LINE_KB
@@ -39,21 +41,25 @@ class Limits:
     mime_depth: int = 32  # multipart parts nested in one another, REVIEWTOOL_MAX_MIME_DEPTH
     series_patches: int = 1000  # patches of one series, REVIEWTOOL_MAX_PATCHES
     archive_series: int = 50_000  # series triaged from one run's archives, REVIEWTOOL_MAX_SERIES
+    archive_mails: int = 1_000_000  # mails one run indexes (its memory), REVIEWTOOL_MAX_ARCHIVE_MAILS
+    gzip_ratio: int = 100  # what a gzip input may expand to, times its size, REVIEWTOOL_MAX_GZIP_RATIO
 
     @staticmethod
     def from_env() -> "Limits":
-        return Limits(input_bytes=_env_int("REVIEWTOOL_MAX_INPUT_MB", 256 * _MB, _MB),
-                      mail_bytes=_env_int("REVIEWTOOL_MAX_MAIL_MB", 32 * _MB, _MB),
+        return Limits(mail_bytes=_env_int("REVIEWTOOL_MAX_MAIL_MB", 32 * _MB, _MB),
                       thread_messages=_env_int("REVIEWTOOL_MAX_MESSAGES", 20000),
                       line_bytes=_env_int("REVIEWTOOL_MAX_LINE_KB", 1024 * _KB, _KB),
                       header_fields=_env_int("REVIEWTOOL_MAX_HEADERS", 1000),
                       mime_depth=_env_int("REVIEWTOOL_MAX_MIME_DEPTH", 32),
                       series_patches=_env_int("REVIEWTOOL_MAX_PATCHES", 1000),
-                      archive_series=_env_int("REVIEWTOOL_MAX_SERIES", 50_000))
+                      archive_series=_env_int("REVIEWTOOL_MAX_SERIES", 50_000),
+                      archive_mails=_env_int("REVIEWTOOL_MAX_ARCHIVE_MAILS", 1_000_000),
+                      gzip_ratio=_env_int("REVIEWTOOL_MAX_GZIP_RATIO", 100))
 
 
-_NAMES = ("REVIEWTOOL_MAX_INPUT_MB", "REVIEWTOOL_MAX_MAIL_MB", "REVIEWTOOL_MAX_MESSAGES", "REVIEWTOOL_MAX_LINE_KB",
-          "REVIEWTOOL_MAX_HEADERS", "REVIEWTOOL_MAX_MIME_DEPTH", "REVIEWTOOL_MAX_PATCHES", "REVIEWTOOL_MAX_SERIES")
+_NAMES = ("REVIEWTOOL_MAX_MAIL_MB", "REVIEWTOOL_MAX_MESSAGES", "REVIEWTOOL_MAX_LINE_KB", "REVIEWTOOL_MAX_HEADERS",
+          "REVIEWTOOL_MAX_MIME_DEPTH", "REVIEWTOOL_MAX_PATCHES", "REVIEWTOOL_MAX_SERIES", "REVIEWTOOL_MAX_ARCHIVE_MAILS",
+          "REVIEWTOOL_MAX_GZIP_RATIO")
 _SEEN: dict[tuple, Limits] = {}
 
 

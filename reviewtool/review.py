@@ -119,13 +119,14 @@ def load_series_from_path(path: Path, options: ReviewOptions) -> Series:
     selected = select_posting(msgs, options.msgid, str(path))
     plain = plain_series(selected, source=str(path)) if options.revision is None else None
     series = plain or build_series(selected, revision=options.revision, source=str(path))
+    limited = narrowed.notes if narrowed is not None else ()  # check says them on stderr too
     if options.msgid:
-        return series
+        return replace(series, notes=series.notes + limited) if limited else series
     # Which other series the input holds: the mails parsed, and those narrowing left out.
     chosen = {message_id_of(m) for m in selected}
     heads = heads_of(msgs) + (narrowed.outside if narrowed is not None else [])
-    note = skipped_note(series_outside(heads, chosen))
-    return replace(series, notes=series.notes + (note,)) if note else series
+    notes = limited + tuple(n for n in (skipped_note(series_outside(heads, chosen)),) if n)
+    return replace(series, notes=series.notes + notes) if notes else series
 
 
 def fetch_series(ref, review_options: ReviewOptions, options) -> Series:

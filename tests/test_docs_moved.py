@@ -24,6 +24,9 @@ EDITS: list[tuple[str, str]] = [
     # Issue 28 (profile learn on lists nobody wrote a profile for): netdev's queues named.
     ("Shipped: `netdev` (net / net-next),", "Shipped: `netdev` (net / net-next, fed by the iwl-net / iwl-next, "
      "ipsec / ipsec-next and mptcp-net / mptcp-next queues, each a tag it reads as the tree it feeds),"),
+    # Issue 29 (archives at scale): what is narrowed, now of any size and kind.
+    ("Archives of 4 MB and more are narrowed", "Archives of 4 MB and more (a gzip of 1 MB, a directory whose files add "
+     "up to 4 MB) are narrowed"),
     # Issue 32 (hardening, round three): what keeps the repository's programs from running.
     ("`--checkpatch`. Nothing from the mail", "`--checkpatch`: every git call overrides the config keys that name a "
      "program (fsmonitor, hooks, pager, external diff, alternate refs, askpass, credential helpers), and every "
@@ -255,6 +258,9 @@ HEADINGS: dict[str, str] = {
 
 # The start of an original unit left out on purpose -> why.
 DROPPED: dict[str, str] = {
+    # Issue 29 (archives at scale): no limit caps an archive's size any more.
+    "| one input file (after gzip; also caps what a gzip may expand to) | 256 MB":
+        "the input limit is gone: the mails a run indexes bound its memory (issue 29)",
     # Issue 31 (layout): context/ split into rooms; the folder map names them in lines of its own.
     "reviewtool/context/  profiles": "the context/ folder map is rewritten room by room (issue 31)",
     "maintainers (+ _file: the format": "the context/ folder map is rewritten room by room (issue 31)",

@@ -13,7 +13,7 @@ from reviewtool.limits import Limits
 
 def test_defaults_and_environment(monkeypatch):
     d = Limits.from_env()
-    assert (d.input_bytes, d.mail_bytes, d.thread_messages) == (256 << 20, 32 << 20, 20000)
+    assert (d.mail_bytes, d.thread_messages, d.archive_mails, d.gzip_ratio) == (32 << 20, 20000, 1_000_000, 100)
     monkeypatch.setenv("REVIEWTOOL_MAX_MAIL_MB", "2")
     monkeypatch.setenv("REVIEWTOOL_MAX_MESSAGES", "junk")  # unusable values keep the default
     d = Limits.from_env()
@@ -53,10 +53,10 @@ def test_every_limit_has_a_default_and_a_variable(monkeypatch):
     for name in ("REVIEWTOOL_MAX_LINE_KB", "REVIEWTOOL_MAX_HEADERS", "REVIEWTOOL_MAX_MIME_DEPTH",
                  "REVIEWTOOL_MAX_PATCHES", "REVIEWTOOL_MAX_SERIES"):
         monkeypatch.setenv(name, "7")
-    monkeypatch.setenv("REVIEWTOOL_MAX_INPUT_MB", "9" * 5000)  # an absurd value keeps the default
+    monkeypatch.setenv("REVIEWTOOL_MAX_ARCHIVE_MAILS", "9" * 5000)  # an absurd value keeps the default
     d = Limits.from_env()
     assert (d.line_bytes, d.header_fields, d.mime_depth, d.series_patches, d.archive_series) == (7 << 10, 7, 7, 7, 7)
-    assert d.input_bytes == 256 << 20
+    assert d.archive_mails == 1_000_000
 
 
 def _one_patch(tmp_path, body=None, headers=None, name="m.mbox"):

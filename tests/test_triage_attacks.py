@@ -22,7 +22,7 @@ import pytest
 
 from conftest import ROOT
 from gitrepo import GitRepo
-from mailfactory import Mail, hunk_diff, patch_body, series_mails, thread, write
+from mailfactory import Mail, patch_body, series_mails, thread, write
 from test_triage_status import NOW, RULES, build_archive
 from test_triage_store import COUNTS_RE, fresh, stored_run
 
@@ -193,26 +193,9 @@ def test_output_onto_an_input_or_the_store_is_refused(tmp_path, cli):
     assert ok.code == 1 and (tmp_path / "report.txt").read_text()
 
 
-# -- the input and mail limits hold while the input streams ------------------------------------------
+# -- the mail limit holds while the input streams ----------------------------------------------
 
-def test_the_input_limit_holds_for_a_streamed_archive(tmp_path, cli, monkeypatch):
-    def long(k: int) -> str:  # a patch of its own per series: other files, other lines
-        return patch_body(message="Fix the bar path.\n\n" + "The bar path forgets its flags on the way out.\n" * 400,
-                          diff=hunk_diff(f"drivers/net/foo{k}.c", ["int a;"], [f"int a{k};"]))
-    parts = [thread(*series_mails(3, subjects={i: f"foo: change {i} of {k}" for i in (1, 2, 3)},
-                                  bodies={i: long(k) for i in (1, 2, 3)}), domain=f"s{k}.example") for k in range(40)]
-    archive = write(tmp_path, "\n".join(parts))
-    assert archive.stat().st_size > 2 << 20
-    whole = fresh(cli, archive, *RULES)
-    monkeypatch.setenv("REVIEWTOOL_MAX_INPUT_MB", "1")
-    res = cli("triage", archive, *RULES, "--format", "json", "--now", NOW, "--no-store")
-    assert res.code in (0, 1)
-    assert 0 < res.json["totals"]["series"] < json.loads(whole)["totals"]["series"]
-    assert any("REVIEWTOOL_MAX_INPUT_MB" in n for n in res.json["notes"])
-    assert sum("REVIEWTOOL_MAX_INPUT_MB" in line for line in res.err.splitlines()) == 1
-    big = write(tmp_path, "\n".join(parts * 2), "big.mbox")  # over 4 MB: check narrows it by its headers
-    res = cli("check", big)
-    assert res.code == 2 and "REVIEWTOOL_MAX_INPUT_MB" in res.err and len(res.err.splitlines()) == 1
+# (an archive's size is capped by no limit: tests/test_archive_limits.py)
 
 
 # The peak of this process's own memory (VmHWM: kept per address space, so not the test's, which

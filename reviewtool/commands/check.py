@@ -73,9 +73,21 @@ def check(
                          timeout_s=parse_duration(timeout, "--timeout", positive=True))
     refuse_clobbering(output, [Path(source)] if Path(source).exists() else [])
     series = load_series(source, options, fetch)
+    _say_limits(series.notes)
     review = review_series(series, options)
     emit(render_review(review, fmt.value), fmt.value, output)
     return review.exit_code
+
+
+def _say_limits(notes) -> None:
+    """A limit that left mail out of the archive is said on stderr too (the review's notes hold it)."""
+    import sys
+
+    from ..render.env import strip_controls
+
+    for note in notes:
+        if "(REVIEWTOOL_" in note:
+            sys.stderr.write(f"reviewtool: {strip_controls(note)}\n")
 
 
 def _clean_msgid(value: str | None) -> str | None:

@@ -87,6 +87,10 @@ def learn_command(
             labels[found] = f"search {query!r}"
         result = learn(paths, Path(scratch), workers=jobs or default_workers(), name=name, progress=tick,
                        labels=labels)
+    from ..render.env import strip_controls
+
+    for line in result.limited + _limited_reviews(result.not_reviewed):  # said whatever the output
+        print(f"reviewtool: {strip_controls(line)}", file=sys.stderr)
     if output is None:
         sys.stdout.write(result.text)
     else:
@@ -109,6 +113,15 @@ def learn_command(
               f"{sum(len(lp.left_out) for lp in thin)} settings were left out for want of evidence and keep the "
               "generic profile's values (the file's header lists them)", file=sys.stderr)
     return EXIT_OK
+
+
+def _limited_reviews(not_reviewed: list[str]) -> list[str]:
+    """The line that says how many postings a limit kept from being reviewed (the header lists them)."""
+    over = [r for r in not_reviewed if "(REVIEWTOOL_" in r]
+    if not over:
+        return []
+    return [f"{len(over):,} posting{'s' if len(over) != 1 else ''} could not be reviewed for a limit "
+            f"({over[0][:120]}{', ...' if len(over) > 1 else ''}); the profile's header counts them"]
 
 
 EPILOG = """Examples:

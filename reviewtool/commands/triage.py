@@ -93,7 +93,6 @@ def triage(
     from ..triage import reuse
     from ..triage.group_memo import grouped
     from ..triage.store import default_path
-    from ..sources.input_files import limit_notes
     from ..triage.store_index import index_archive
     from ..triage.inputs import fetch_msgids, read_msgid_file, search
     from ..triage.output import render_chunks, write_report
@@ -170,7 +169,7 @@ def triage(
             grouping, grouping_key = grouped(indexed, guard)
         if not grouping.messages:
             raise InputError(f"{', '.join(labels)}: no mail messages found")
-        limited = limit_notes(paths, Path(scratch), scratch_labels) + _cap_series(grouping)
+        limited = indexed.notes() + _cap_series(grouping)
         for line in limited:
             _say(line)  # a limit that trips is said even when the report goes to a file
         notes += narrow(grouping, *window)
@@ -181,6 +180,9 @@ def triage(
                 pool = stack.enter_context(_late_pool(opts))
         with _progress(show, len(grouping.series), done=plan.reused) as tick:
             reviewed = reuse.review(plan, grouping.series, opts, guard, pool=pool, on_done=tick)
+        over = _over_limits(reviewed)
+        if over:
+            _say(over)
         pulled = _pulled(grouping, indexed, opts)
         spool = Spool()
         for g, r in zip(grouping.series, reviewed):
@@ -246,6 +248,21 @@ def _cap_series(grouping) -> list[str]:
     grouping.series = [replace(g, key=i) for i, g in enumerate(grouping.series[total - cap:])]
     return [f"the archives hold {total:,} series, over the limit of {cap:,} (REVIEWTOOL_MAX_SERIES): the "
             f"{total - cap:,} oldest were not triaged"]
+
+
+def _over_limits(reviewed) -> str | None:
+    """The line that says how many series a limit set aside (the report lists each, with its limit)."""
+    import re
+    from collections import Counter
+
+    names = Counter(m.group(1) for r in reviewed if r.status == "skipped"
+                    for m in [re.search(r"\((REVIEWTOOL_[A-Z_]+)\)", r.skip_reason or "")] if m)
+    if not names:
+        return None
+    n = sum(names.values())
+    return (f"{n:,} series could not be reviewed for a limit ("
+            + ", ".join(f"{name}: {k:,}" for name, k in sorted(names.items()))
+            + "); the report lists them under 'could not be reviewed'")
 
 
 @contextmanager

@@ -97,15 +97,21 @@ def _postings(families: list, start: int) -> list[Posting]:
 
 
 def read_archive(paths: list[Path], scratch: Path, on_mail: Callable[[], None] | None = None,
-                 skipped: list[str] | None = None) -> Archive:
-    """Index the inputs, group their postings, read every reply and tie it to what it settles."""
+                 skipped: list[str] | None = None, limited: list[str] | None = None) -> Archive:
+    """Index the inputs, group their postings, read every reply and tie it to what it settles;
+    `limited` gets a line for each limit that left mail out (sources/newest.py, a gzip's bound)."""
     from ..conversation.revisions import patch_families
+    from ..sources.newest import Newest, left_out_note
 
-    heads = []
-    for h in index_inputs(paths, scratch, skipped):
-        heads.append(h)
+    kept: Newest = Newest()
+    notes: list[str] = []
+    for h in index_inputs(paths, scratch, skipped, limited=notes):
+        kept.add(h)
         if on_mail:
             on_mail()
+    heads = kept.done()
+    if limited is not None:
+        limited += notes + [n for n in (left_out_note(kept.left_out, len(heads)),) if n]
     postings = _postings(patch_families(heads), 0)
     by_mail: dict[str, tuple[Posting, int]] = {}
     for p in postings:

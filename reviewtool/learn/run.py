@@ -43,6 +43,7 @@ class Learned:
     reviewed: int = 0
     not_reviewed: list[str] = field(default_factory=list)
     text: str = ""
+    limited: list[str] = field(default_factory=list)  # what a limit left out of the archive, one line each
 
 
 def _assign(archive: Archive, projects: list[Project]) -> dict[int, Project]:
@@ -112,7 +113,8 @@ def learn(paths: list[Path], scratch: Path, *, workers: int = 1, name: str | Non
     skipped: list[str] = []
     labels = dict(labels or {})
     readable = _readable(paths, scratch, labels)
-    archive = read_archive(readable, scratch, progress.mails, skipped)
+    limited: list[str] = []
+    archive = read_archive(readable, scratch, progress.mails, skipped, limited)
     archive.labels = tuple(labels.get(p, str(p)) for p in readable)
     if not archive.messages:
         raise InputError(f"{', '.join(archive.labels)}: no mail messages found")
@@ -126,7 +128,7 @@ def learn(paths: list[Path], scratch: Path, *, workers: int = 1, name: str | Non
         why = (f"trees: {applied_n} postings were applied, and no maintainer's reply in a form that proves itself "
                "named a tree" if applied_n else "trees: no maintainer's reply says a posting was applied")
         lp = _nothing(archive, [why, *plan.notes], name or "learned")
-        return _finish([lp], archive, [], 0, skipped)
+        return _finish([lp], archive, [], 0, skipped, limited)
     owner = _assign(archive, plan.projects)
     lps = []
     for i, pr in enumerate(plan.projects):
@@ -169,7 +171,7 @@ def learn(paths: list[Path], scratch: Path, *, workers: int = 1, name: str | Non
         taken.add(lp.name)
         for t in lp.trees:
             t.pop("_seen", None)
-    return _finish(lps, archive, not_reviewed, len(good), skipped)
+    return _finish(lps, archive, not_reviewed, len(good), skipped, limited)
 
 
 def _from_reviews(lp: LearnedProfile, pr: Project, applied: list, back: list, archive: Archive,
@@ -192,7 +194,7 @@ def _from_reviews(lp: LearnedProfile, pr: Project, applied: list, back: list, ar
 
 
 def _finish(lps: list[LearnedProfile], archive: Archive, not_reviewed: list[str], reviewed: int,
-            skipped: list[str]) -> Learned:
+            skipped: list[str], limited: list[str] = ()) -> Learned:
     applied = sum(1 for p in archive.postings if p.applied)
     back = sum(1 for p in archive.postings if p.sent_back and not p.applied)
     first, last = archive.span or (None, None)
@@ -216,11 +218,12 @@ def _finish(lps: list[LearnedProfile], archive: Archive, not_reviewed: list[str]
                       + (", ..." if len(not_reviewed) > 1 else "") + ").")
     if skipped:
         header.append(f"Skipped {len(skipped)} files that are not mail ({skipped[0]}).")
+    header += [f"Left out: {line}." for line in limited]
     for lp in lps:
         drop_unseen_names(lp)
     text = render(lps, header)
     _reads_back(text)
-    return Learned(lps, archive, reviewed, not_reviewed, text)
+    return Learned(lps, archive, reviewed, not_reviewed, text, list(limited))
 
 
 def _reads_back(text: str) -> None:

@@ -11,11 +11,29 @@ from typing import BinaryIO
 from . import files
 
 
+RELEASE_BYTES = 4 << 20  # the mapped pages behind the scan are let go this often
+
+
 class Bodies:
-    """An mbox mapped into memory, for scan_mbox to skip its bodies."""
+    """An mbox mapped into memory, for scan_mbox to skip its bodies. The pages the scan has left
+    behind are let go as it goes (they stay in the page cache, out of the process's resident
+    memory): the scan of a 500 MB archive holds tens of megabytes, not the archive."""
 
     def __init__(self, mm: mmap.mmap, piece: int):
         self.mm, self.piece = mm, piece
+        self.released = 0
+
+    def _release(self, upto: int) -> None:
+        """Drop the mapping's pages before `upto` from the process (MADV_DONTNEED on a file's
+        read-only mapping: read again from the page cache if ever touched)."""
+        end = upto - upto % mmap.PAGESIZE
+        if end - self.released < RELEASE_BYTES or not hasattr(self.mm, "madvise"):
+            return
+        try:
+            self.mm.madvise(mmap.MADV_DONTNEED, self.released, end - self.released)
+        except (OSError, ValueError, AttributeError):
+            return
+        self.released = end
 
     @classmethod
     def open(cls, fd: int, piece: int) -> "Bodies | None":
@@ -32,9 +50,10 @@ class Bodies:
         """The offset of the separator line that ends the body starting at `body_start`, by
         scan_mbox's rule; None where that rule reads the lines itself: no separator follows (the
         file may still grow), the body or a line is as long as a line piece (the scan's pieces
-        decide), or the separator lies past the input limit `cap`. scan_mbox tests the line it
+        decide), or the separator lies past `cap` (a gzip's copy cut at its bound). scan_mbox tests the line it
         is sent to as it tests every line: what must hold here is that no separator is skipped."""
         mm, piece = self.mm, self.piece
+        self._release(body_start - piece)
         at = body_start - 1  # the newline of the blank line before the body: a separator may follow at once
         while (hit := mm.find(b"\nFrom ", at)) >= 0:
             start = hit + 1

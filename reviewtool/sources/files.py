@@ -24,12 +24,6 @@ from ..mail.fastheaders import message_from_bytes
 from ..mail.headers import MAIL_POLICY, add_raw, header, message_id_of
 
 
-MAX_INPUT_BYTES: int | None = None  # None: limits().input_bytes (README "Limits"); tests set it
-
-
-def _input_limit() -> int:
-    return MAX_INPUT_BYTES or limits().input_bytes
-
 _SEPARATOR_RE = re.compile(rb"^From (mboxrd@z|\S+ +\w{3} +\w{3} +\d{1,2} +\d{1,2}:\d{2}(:\d{2})? +\d{4}|\S+@\S+ .*\d{4}|\S+ .*\d{1,2}:\d{2}.*\d{4})")
 _FORMAT_PATCH_RE = re.compile(rb"^From [0-9a-f]{40}(?:[0-9a-f]{24})? Mon Sep 17 00:00:00 2001")  # SHA-1/256
 _MBOXRD_QUOTE_RE = re.compile(rb"^>(>*From )", re.M)
@@ -51,26 +45,27 @@ class RawMail:
 
 
 def _gunzip(data: bytes, path: Path) -> bytes:
-    """Decompress every gzip member, refusing output over the input limit (a gzip bomb)."""
+    """Decompress every gzip member, no further than REVIEWTOOL_MAX_GZIP_RATIO times the gzip's
+    size (a gzip bomb). Only small files are read whole (`check` unpacks a larger one to a scratch
+    file and narrows it: conversation/narrow.py)."""
+    bound = max(limits().gzip_ratio * len(data), 1 << 20)
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as fh:
-            out = fh.read(_input_limit() + 1)
+            out = fh.read(bound + 1)
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(f"{path}: corrupt gzip data ({' '.join(str(exc).split()) or type(exc).__name__})") from exc
-    if len(out) > _input_limit():
-        raise InputError(f"{path}: decompresses to more than the input limit of {_input_limit()} bytes "
-                         "(REVIEWTOOL_MAX_INPUT_MB)")
+    if len(out) > bound:
+        raise LimitError(str(path), f"decompresses to more than {limits().gzip_ratio} times its size "
+                                    "(REVIEWTOOL_MAX_GZIP_RATIO)")
     return out
 
 
 def _read_bytes(path: Path) -> bytes:
+    """The file whole: what reads it so (a small `check` input, a directory of format-patch
+    files) is handed small files; an archive is indexed instead (sources/index.py)."""
     try:
         if not path.is_file():
             raise InputError(f"{path}: not a regular file")
-        size = path.stat().st_size
-        if size > _input_limit():
-            raise InputError(f"{path}: {size} bytes is over the input limit of {_input_limit()} bytes "
-                             "(REVIEWTOOL_MAX_INPUT_MB)")
         data = path.read_bytes()
     except PermissionError as exc:
         raise InputError(f"{path}: permission denied") from exc
@@ -134,12 +129,13 @@ def _directory_files(path: Path) -> list[Path]:
     return sorted(p for p in entries if not p.name.startswith(".") and p.is_file())
 
 
-def read_raw_mails(path: Path) -> list[RawMail]:
-    """Every mail in `path`, in file order."""
+def read_raw_mails(path: Path, label: str | None = None) -> list[RawMail]:
+    """Every mail in `path`, in file order; `label` names a file in origins and messages (a
+    scratch copy by its input's name)."""
     if not path.exists():
         raise InputError(f"{path}: no such file or directory")
     if not path.is_dir():
-        return _mails_of_file(path)
+        return _mails_of_file(path, label)
     files = _directory_files(path)
     if not files:
         raise InputError(f"{path}: the directory holds no mail files")
@@ -155,22 +151,23 @@ def read_raw_mails(path: Path) -> list[RawMail]:
     return mails
 
 
-def _mails_of_file(path: Path) -> list[RawMail]:
+def _mails_of_file(path: Path, label: str | None = None) -> list[RawMail]:
     data = _read_bytes(path)
+    name = label or str(path)
     if not data.strip():
-        raise InputError(f"{path}: the file is empty")
+        raise InputError(f"{name}: the file is empty")
     data = data.lstrip(b"\r\n") if data[:1] in (b"\r", b"\n") else data
     head = data[:4096].split(b"\n", 2)
     if data.startswith(b"From ") and (_SEPARATOR_RE.match(head[0]) or len(head) > 1 and _FIELD_RE.match(head[1])):
-        mails = split_mbox(data, str(path))
+        mails = split_mbox(data, name)
         if not mails:
-            raise InputError(f"{path}: an mbox with no messages in it")
+            raise InputError(f"{name}: an mbox with no messages in it")
         return mails
     if b"\x00" in data[:4096] and not re.search(rb"^(Subject|From|Message-I[dD]):", data[:65536], re.M):
-        raise InputError(f"{path}: not a mail file (binary data)")
+        raise InputError(f"{name}: not a mail file (binary data)")
     if not _PARSER_HEADER_RE.match(data):  # the email parser would see no header at all
-        raise InputError(f"{path}: {_not_mail_reason(data)}")
-    return [RawMail(data, str(path))]
+        raise InputError(f"{name}: {_not_mail_reason(data)}")
+    return [RawMail(data, name)]
 
 
 def _not_mail_reason(data: bytes) -> str:

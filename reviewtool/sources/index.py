@@ -23,7 +23,7 @@ from ..mail.headers import MAIL_POLICY, date_of, decoded, ids_in, msgid_in
 from ..mail.message import is_patch_mail
 from ..mail.subject import parse_subject
 from . import diffsig, files
-from .input_files import is_gzip, mail_files, unpack_gzip
+from .input_files import gzip_cut, gzip_note, is_gzip, mail_files, unpack_gzip
 from .bodies import Bodies, read_on_to
 from .segments import SegmentScan, segments
 from .files import SYNTHETIC_DOMAIN, RawMail
@@ -209,7 +209,7 @@ def _lines(fh: BinaryIO, cap: int) -> Iterator[tuple[bytes, bytes | None]]:
 
 
 def scan_mbox(path: str, fh: BinaryIO, start: int, label: str, first_line: bytes | None = None,
-              stop: int | None = None, skip_bodies: bool = True) -> Iterator[MailHead]:
+              stop: int | None = None, skip_bodies: bool = True, cap: int | None = None) -> Iterator[MailHead]:
     """Split on `From ` lines by files.split_mbox's rule (the first line is a separator; after a
     blank line, a `From ` line is one when it carries a date, or, in a file whose first separator
     carries none, when a header line follows), keeping only each mail's header block; its body
@@ -218,10 +218,13 @@ def scan_mbox(path: str, fh: BinaryIO, start: int, label: str, first_line: bytes
     (bodies.py; `skip_bodies=False` reads every line, the rule's plain form). A scan resumed at a
     later separator
     (`start`) is given the file's own first line, which decides the separator rule; one given
-    `stop` (a separator's offset, from segments()) ends at the separator there."""
+    `stop` (a separator's offset, from segments()) ends at the separator there. With `cap` (a gzip
+    unpacked no further than its bound: input_files.gzip_cut), nothing past that byte is read, and
+    the mail that crosses it is not one."""
     fh.seek(start)
     pos = start
-    cap, big = limits().input_bytes, limits().mail_bytes  # nothing past cap is read (limit_notes says so)
+    big = limits().mail_bytes
+    cap = (1 << 62) if cap is None else cap
     strict = mboxrd = False
     mail_start, fp = start, False
     head: list[bytes] = []
@@ -332,10 +335,12 @@ def probe(fh: BinaryIO, name: str) -> tuple[str, int]:
     return "single", skip
 
 
-def index_file(path: Path, label: str | None = None, segmented: SegmentScan | None = None) -> Iterator[MailHead]:
+def index_file(path: Path, label: str | None = None, segmented: SegmentScan | None = None,
+               cap: int | None = None) -> Iterator[MailHead]:
     """Every mail of one file (mbox or single message), in file order; the file is recognised
     as files._mails_of_file recognises it. With `segmented`, a large mbox's first segment is
-    scanned here while the others are scanned elsewhere: the same mails in the same order."""
+    scanned here while the others are scanned elsewhere: the same mails in the same order.
+    `cap`: as for scan_mbox (a gzip's copy, cut at its bound)."""
     name = label or str(path)
     try:
         fh = open(path, "rb")
@@ -344,10 +349,11 @@ def index_file(path: Path, label: str | None = None, segmented: SegmentScan | No
     with fh:
         kind, skip = probe(fh, name)
         if kind == "mbox":
-            cuts = segments(str(path), skip, segmented.parts, _LINE_PIECE) if segmented is not None else [(skip, None)]
+            cuts = segments(str(path), skip, segmented.parts, _LINE_PIECE) \
+                if segmented is not None and cap is None else [(skip, None)]
             later = segmented.map(scan_segment, [(str(path), a, b, skip, name) for a, b in cuts[1:]]) \
                 if len(cuts) > 1 else ()
-            yield from scan_mbox(str(path), fh, skip, name, stop=cuts[0][1])
+            yield from scan_mbox(str(path), fh, skip, name, stop=cuts[0][1], cap=cap)
             for heads in later:
                 yield from heads
             return
@@ -360,16 +366,24 @@ def index_file(path: Path, label: str | None = None, segmented: SegmentScan | No
 
 
 def index_inputs(paths: list[Path], scratch: Path, skipped: list[str] | None = None,
-                 labels: dict[Path, str] | None = None, segmented: SegmentScan | None = None) -> Iterator[MailHead]:
-    """Every mail of every input, streaming; gzip files are unpacked into `scratch` first. In a
-    directory, a file that is not mail (a README, a quilt `series`) is skipped and named in
-    `skipped`; a file given by name must be mail. `labels` names inputs that are scratch files
-    (fetched threads) in messages."""
+                 labels: dict[Path, str] | None = None, segmented: SegmentScan | None = None,
+                 limited: list[str] | None = None) -> Iterator[MailHead]:
+    """Every mail of every input, streaming; gzip files are unpacked into `scratch` first (no
+    further than their bound: the line saying so goes to `limited`). In a directory, a file that
+    is not mail (a README, a quilt `series`) is skipped and named in `skipped`; a file given by
+    name must be mail. `labels` names inputs that are scratch files (fetched threads) in messages."""
     for p in paths:
         for f in mail_files(p):
             label = (labels or {}).get(f, str(f))
             try:
-                yield from index_file(unpack_gzip(f, scratch) if is_gzip(f) else f, label, segmented)
+                if is_gzip(f):
+                    target = unpack_gzip(f, scratch)
+                    cut = gzip_cut(f, target)
+                    if cut is not None and limited is not None:
+                        limited.append(gzip_note(label, cut))
+                    yield from index_file(target, label, segmented, cut)
+                else:
+                    yield from index_file(f, label, segmented)
             except InputError as exc:
                 if f == p:
                     raise

@@ -1,6 +1,7 @@
-"""The files of a triage input: a file, a maildir or a directory of mails; gzip files unpacked
-into a scratch directory (bounded, seekable for the workers that read mails back by offset); the
-note for an input read only up to the input limit."""
+"""The files of an archive input: a file, a maildir or a directory of mails; gzip files unpacked
+into a scratch directory (streamed, seekable for the workers that read mails back by offset), no
+further than REVIEWTOOL_MAX_GZIP_RATIO times their size (a gzip bomb); the note for a gzip read
+only that far."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..limits import limits
+
+_MB = 1 << 20
+
 
 def mail_files(path: Path) -> list[Path]:
     """The files of an input: itself, a maildir's cur/ and new/, or a directory's files."""
@@ -30,13 +34,23 @@ def unpacked_path(path: Path, scratch: Path) -> Path:
     return scratch / f"{hashlib.sha256(str(path).encode()).hexdigest()[:16]}-{path.name.removesuffix('.gz')}"
 
 
+def gzip_bound(path: Path) -> int:
+    """The most a gzip input is unpacked to: REVIEWTOOL_MAX_GZIP_RATIO times its size, and at least
+    a megabyte (mail compresses three to ten times; a gzip bomb a thousand)."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0
+    return max(limits().gzip_ratio * size, _MB)
+
+
 def unpack_gzip(path: Path, scratch: Path) -> Path:
     """A gzip input, streamed into the scratch directory (bounded memory, seekable for workers),
-    up to one byte past the input limit (a gzip bomb expands no further; limit_notes says so).
+    up to one byte past gzip_bound (a gzip bomb expands no further; gzip_cut says so).
     What fails reading is the gzip's fault; what fails writing (a full disk) is the scratch
     directory's, and is said so: a healthy archive is never called corrupt."""
     target = unpacked_path(path, scratch)
-    left = limits().input_bytes + 1
+    left = gzip_bound(path) + 1
     try:
         with gzip.open(path, "rb") as src, open(target, "wb") as dst:
             while left > 0 and (chunk := _read(src, path, min(left, 1 << 20))):
@@ -64,25 +78,19 @@ def _write_failure(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-def limit_notes(paths: list[Path], scratch: Path, labels: dict[Path, str] | None = None) -> list[str]:
-    """One line for each input file read only up to the input limit (scan_mbox stops there)."""
-    cap, out = limits().input_bytes, []
-    for p in paths:
-        try:
-            found = mail_files(p)
-        except InputError:
-            continue
-        for f in found:
-            try:
-                read = unpacked_path(f, scratch) if is_gzip(f) else f
-                size = read.stat().st_size
-            except (OSError, InputError):
-                continue
-            if size > cap:
-                what = "decompresses to more than" if read != f else "is larger than"
-                out.append(f"{(labels or {}).get(f, str(f))} {what} the input limit of {cap // (1024 * 1024)} MB "
-                           "(REVIEWTOOL_MAX_INPUT_MB): only the mails before it were triaged")
-    return out
+def gzip_cut(gz: Path, target: Path) -> int | None:
+    """Where the index stops in `target`, the unpacked copy of `gz` (None: it holds all of it)."""
+    bound = gzip_bound(gz)
+    try:
+        return bound if target.stat().st_size > bound else None
+    except OSError:
+        return None
+
+
+def gzip_note(label: str, cut: int) -> str:
+    """The line that says a gzip was read only up to `cut` bytes."""
+    return (f"{label} decompresses to more than {limits().gzip_ratio} times its size "
+            f"(REVIEWTOOL_MAX_GZIP_RATIO): only the mails in its first {max(1, cut // _MB):,} MB were read")
 
 
 def is_gzip(path: Path) -> bool:

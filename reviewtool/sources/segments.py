@@ -10,7 +10,6 @@ import os
 from dataclasses import dataclass
 from typing import BinaryIO, Callable, Iterable
 
-from ..limits import limits
 from . import files
 
 PARALLEL_BYTES = 8 << 20  # an mbox this big is scanned in segments, one per process
@@ -64,7 +63,7 @@ def segments(path: str, skip: int, parts: int, piece: int) -> list[tuple[int, in
     """[(start, stop)] cutting an mbox at separators into about `parts` equal runs: scan_mbox of
     each, in order, gives what one scan of the whole file gives."""
     size = os.path.getsize(path)
-    if parts < 2 or size < PARALLEL_BYTES or size > limits().input_bytes:
+    if parts < 2 or size < PARALLEL_BYTES:
         return [(skip, None)]
     with open(path, "rb") as fh:
         fh.seek(skip)

@@ -179,7 +179,7 @@ def orphan_states(orphans, opts) -> dict[str, dict[str, Any]]:
     """{orphan msgid: state} for the orphan threads whose replies settled their patch."""
     from ..context.profiles.load import load_profiles
     from ..sources.files import parse_mails
-    from .mail_refs import read_refs
+    from ..sources.mail_refs import read_refs
 
     out = {}
     profiles = load_profiles(opts.review.repo) if orphans else {}

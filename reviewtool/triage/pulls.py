@@ -59,7 +59,7 @@ def read_pull_requests(heads: list[MailHead], appliers: frozenset[str],
     from ..mail.message import all_text, body_text
     from ..mail.pull_request import parse_pull_request, parse_release
     from ..sources.files import parse_mail
-    from .mail_refs import read_refs
+    from ..sources.mail_refs import read_refs
 
     cands = _candidates(heads, appliers)
     out: dict[tuple[str, str], Pulled] = {}

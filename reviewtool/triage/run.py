@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the pool's modules load when a pool is made: a run the stor
 
 from .entry import DEFAULT_LINK_BASE, Reviewed, TriageOptions, review_group, superseded_entries, thread_url  # noqa: F401
 from .group import SeriesGroup
-from .mail_refs import read_refs
+from ..sources.mail_refs import read_refs
 
 
 def _read_raws(groups: list[SeriesGroup]) -> list[list]:

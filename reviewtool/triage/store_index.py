@@ -27,7 +27,8 @@ from pathlib import Path
 from ..errors import InputError
 from ..limits import limits
 from ..sources.index import MailHead, MailRef, index_file, index_inputs
-from ..sources.input_files import is_gzip, mail_files, unpack_gzip, unpacked_path
+from ..sources.input_files import gzip_cut, gzip_note, is_gzip, mail_files, unpack_gzip, unpacked_path
+from ..sources.newest import Newest, left_out_note
 from ..sources.segments import SegmentScan
 from .store import Guard
 from .store_keys import code_digest, mail_digest
@@ -53,6 +54,24 @@ class Indexed:
     # Per file, in order: (the path its mails carry, its label, the store's row of its mails);
     # None once a file has no row (read without a store, not settled, fetched): see group_memo.py
     sources: list[tuple[str, str, tuple[str, bytes]]] | None = field(default_factory=list)
+    limited: list[str] = field(default_factory=list)  # what a limit left out, one line each
+    left_out: int = 0  # the oldest mails left out (REVIEWTOOL_MAX_ARCHIVE_MAILS)
+
+    def keep_newest(self) -> None:
+        """Hold at most REVIEWTOOL_MAX_ARCHIVE_MAILS mails: the ones read first are left out."""
+        cap = limits().archive_mails
+        extra = len(self.heads) - cap
+        if extra <= 0:
+            return
+        for h in self.heads[:extra]:
+            self.digests.pop(h.ref, None)
+        del self.heads[:extra]
+        self.left_out += extra
+        self.sources = None  # the grouping memo is of whole files
+
+    def notes(self) -> list[str]:
+        """The lines that say what a limit left out."""
+        return self.limited + [n for n in (left_out_note(self.left_out, len(self.heads)),) if n]
 
     def unpack(self) -> None:
         """Unpack the gzip files whose index came from the store, for what reads mails: the
@@ -69,8 +88,9 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
     `segmented` as for index_file (a large mbox scanned in segments, with the worker pool)."""
     out = Indexed()
     if not guard.usable:
-        out.heads = list(index_inputs(paths, scratch, skipped, labels, segmented))
-        out.sources = None
+        kept: Newest = Newest()
+        kept.extend(index_inputs(paths, scratch, skipped, labels, segmented, out.limited))
+        out.heads, out.left_out, out.sources = kept.done(), kept.left_out, None
         return out
     for p in paths:
         files = mail_files(p)
@@ -95,6 +115,7 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
             if row is not None:
                 rows.append((key, *row))
             _note_source(out, f, label, effective, before)
+            out.keep_newest()
             if keep:
                 out.used_files.append(key)
         if stored is not None:
@@ -138,20 +159,23 @@ def _index_whole(f: Path, label: str, scratch: Path, out: Indexed, stat: tuple[l
                  segmented: SegmentScan | None) -> tuple[str, bytes] | None:
     """Read the file whole into `out`; the row to store for it (None: none)."""
     path = unpack_gzip(f, scratch) if is_gzip(f) else f
+    cut = gzip_cut(f, path) if path != f else None
+    if cut is not None:
+        out.limited.append(gzip_note(label, cut))
     scanned = scan_whole(path, label) if stat is not None and path == f else None
-    heads = scanned.heads if scanned is not None else list(index_file(path, label, segmented))
+    heads = scanned.heads if scanned is not None else _newest(index_file(path, label, segmented, cut), out)
     out.files_read += 1
     out.mails_read += len(heads)
     pairs = _with_digests(path, heads)
     if scanned is not None:
+        out.left_out += scanned.left_out
         return _add(out, pairs, scanned.state)
     if stat is None:
         return _add(out, pairs)
     sig, settled = stat
     if path != f:  # a gzip: kept while its signature stays (any write changes its ctime), and
-        # only when read whole (one past the input limit is read again, and said, every run)
-        whole = path.stat().st_size <= limits().input_bytes
-        return _add(out, pairs, {"kind": "gzip", "sig": sig} if settled and whole else None)
+        # only when read whole (one cut at its bound is read again, and said, every run)
+        return _add(out, pairs, {"kind": "gzip", "sig": sig} if settled and cut is None else None)
     return _add(out, pairs, {"kind": "single", "sig": sig} if settled else None)
 
 
@@ -160,8 +184,8 @@ def _from_store(f: Path, label: str, stored: tuple[str, bytes], sig: list[int], 
     grew), or False (read the file whole). A gzip's mails point into the copy it unpacks to,
     which is made only if something reads them (Indexed.unpack)."""
     state = json.loads(stored[0])
-    if state.get("code") != code_digest():
-        return False  # indexed by other code: its reading may differ
+    if state.get("code") != code_digest() or state.get("cap") != limits().archive_mails:
+        return False  # indexed by other code, or keeping another number of mails: its reading may differ
     if state["kind"] == "error" and state["label"] != label:
         return False  # its message names the file as it was named then
     if state["kind"] in ("single", "error") and state["sig"] == sig:
@@ -195,7 +219,16 @@ def _add(out: Indexed, pairs: list[tuple[MailHead, bytes]], state: dict | None =
         out.digests[h.ref] = d
     if state is None:
         return None
-    return json.dumps({**state, "code": code_digest()}), _encode(pairs)
+    return json.dumps({**state, "code": code_digest(), "cap": limits().archive_mails}), _encode(pairs)
+
+
+def _newest(heads, out: Indexed) -> list[MailHead]:
+    """One file's mails, no more than a run keeps: the ones read first are left out, and counted."""
+    kept: Newest = Newest()
+    kept.extend(heads)
+    done = kept.done()
+    out.left_out += kept.left_out
+    return done
 
 
 def _with_digests(path: Path, heads: list[MailHead]) -> list[tuple[MailHead, bytes]]:
@@ -229,7 +262,8 @@ def _error_row(f: Path, label: str, message: str, maildir: bool) -> tuple[str, b
     stat = _stat(f, maildir)
     if stat is None or not stat[1]:
         return None
-    state = {"kind": "error", "sig": stat[0], "label": label, "message": message, "code": code_digest()}
+    state = {"kind": "error", "sig": stat[0], "label": label, "message": message, "code": code_digest(),
+             "cap": limits().archive_mails}
     return json.dumps(state), _encode([])
 
 

@@ -17,6 +17,7 @@ from typing import BinaryIO
 
 from ..errors import InputError
 from ..sources.index import MailHead, probe, scan_mbox
+from ..sources.newest import Newest
 
 _CHUNK = 1 << 20
 
@@ -65,6 +66,7 @@ class _HashingRaw(io.RawIOBase):
 class Scanned:
     heads: list[MailHead]
     state: dict | None  # {"kind": "mbox", "end", "digest"}; None when the bytes read were not contiguous
+    left_out: int = 0  # mails read first and left out (sources/newest.py: the mails a run keeps)
 
 
 def _open(f: Path, label: str, h) -> tuple[BinaryIO, _HashingRaw]:
@@ -87,8 +89,10 @@ def scan_whole(f: Path, label: str) -> Scanned | None:
         kind, skip = probe(fh, label)
         if kind != "mbox":
             return None
-        heads = list(scan_mbox(str(f), fh, skip, label))
-        return Scanned(heads, _state(raw))
+        kept: Newest = Newest()
+        kept.extend(scan_mbox(str(f), fh, skip, label))
+        heads = kept.done()
+        return Scanned(heads, _state(raw), kept.left_out)
 
 
 def scan_grown(f: Path, label: str, state: dict, old: list[MailHead]) -> Scanned | None:

@@ -1,18 +1,19 @@
-"""A group's mails read back from the archive by their offsets (sources/index.py's MailRefs): what
-triage's review, its earlier states and its pull-request reading all read."""
+"""Mails read back from the archive by where the index found them (sources/index.py's MailRefs):
+what triage's review, its earlier states and pull requests, `profile learn`'s reviews and
+`check`'s narrowed archive all read."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..limits import limits
+from .files import RawMail
+from .index import raw_mail
 
-def read_refs(ref_lists: list) -> list[list]:
+
+def read_refs(ref_lists: list) -> list[list[RawMail]]:
     """The mails of each list of MailRefs, read back from the archive by offset; a mail over the
     mail limit is not read (parse_mail refuses it by its size, in one line)."""
-    from ..limits import limits
-    from ..sources.files import RawMail
-    from ..sources.index import raw_mail
-
     out = []
     handles: dict[str, Any] = {}
     cap = limits().mail_bytes
