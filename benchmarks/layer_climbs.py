@@ -221,7 +221,7 @@ def _check_path() -> None:
 
 
 def _triage_path() -> None:
-    from reviewtool.sources.index import index_inputs
+    from reviewtool.sources.archives import index_inputs
     from reviewtool.triage.group import group_archive
 
     with tempfile.TemporaryDirectory() as scratch:

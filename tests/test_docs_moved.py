@@ -24,7 +24,11 @@ EDITS: list[tuple[str, str]] = [
     # Issue 28 (profile learn on lists nobody wrote a profile for): netdev's queues named.
     ("Shipped: `netdev` (net / net-next),", "Shipped: `netdev` (net / net-next, fed by the iwl-net / iwl-next, "
      "ipsec / ipsec-next and mptcp-net / mptcp-next queues, each a tag it reads as the tree it feeds),"),
-    # Issue 29 (archives at scale): what is narrowed, now of any size and kind.
+    # Issue 29 (archives at scale): what is narrowed, now of any size and kind; inboxes read in place.
+    ("such as a README, is skipped); `--msgids FILE`", "such as a README, is skipped), a local public-inbox inbox "
+     "read in place (v2 with its `git/N.git` epochs, v1, or a mirror of lore made by `public-inbox-clone` or "
+     "grokmirror: the same layout; each epoch's messages read through one `git cat-file --batch` stream, in the "
+     "order the inbox took them, a removed message left out); `--msgids FILE`"),
     ("Archives of 4 MB and more are narrowed", "Archives of 4 MB and more (a gzip of 1 MB, a directory whose files add "
      "up to 4 MB) are narrowed"),
     # Issue 32 (hardening, round three): what keeps the repository's programs from running.

@@ -18,7 +18,8 @@ from conftest import CORPUS
 from mailfactory import Mail, hunk_diff, patch_body, series_mails, thread, write
 from reviewtool.sources.files import parse_mails, read_raw_mails
 from reviewtool.triage.group import group_archive
-from reviewtool.sources.index import index_inputs, raw_mail
+from reviewtool.sources.archives import index_inputs
+from reviewtool.sources.index import raw_mail
 
 NF = CORPUS / "netfilter-devel"
 NOW = "2026-11-20"
@@ -250,7 +251,7 @@ def test_the_whole_corpus_as_one_archive(cli):
 _GROUPING = """
 import sys, tempfile
 from pathlib import Path
-from reviewtool.sources.index import index_inputs
+from reviewtool.sources.archives import index_inputs
 from reviewtool.triage.group import group_archive
 g = group_archive(index_inputs([Path(sys.argv[1])], Path(tempfile.mkdtemp())))
 for s in g.series:

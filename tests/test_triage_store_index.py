@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS
-from reviewtool.sources.index import index_inputs
+from reviewtool.sources.archives import index_inputs
 from reviewtool.triage.store import Guard, Store
 from reviewtool.triage.store_index import index_archive
 

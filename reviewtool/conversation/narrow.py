@@ -18,8 +18,9 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..sources.files import RawMail
-from ..sources.index import index_inputs
+from ..sources.archives import index_inputs
 from ..sources.mail_refs import read_refs
+from ..sources.inbox import is_inbox
 from ..sources.input_files import is_gzip, mail_files
 from ..sources.newest import Newest, left_out_note
 from .posting import choose_posting
@@ -44,12 +45,14 @@ def narrowed_raws(path: Path, msgid: str | None) -> list[RawMail] | None:
 
 def _large(path: Path) -> bool:
     """Whether `path` is read through the index: a file of NARROW_FROM_BYTES or more, a gzip of
-    NARROW_GZIP_FROM_BYTES, a directory whose files add up to NARROW_FROM_BYTES."""
+    NARROW_GZIP_FROM_BYTES, a directory whose files add up to NARROW_FROM_BYTES, a public-inbox."""
     try:
         if path.is_file():
             size = path.stat().st_size
             return size >= NARROW_FROM_BYTES or size >= NARROW_GZIP_FROM_BYTES and is_gzip(path)
         if path.is_dir():
+            if is_inbox(path):  # read in place, whatever its size
+                return True
             total = 0
             for f in mail_files(path):
                 total += f.stat().st_size

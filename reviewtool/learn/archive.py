@@ -25,7 +25,9 @@ from ..mail.settle import Answer, PostingPatch, settle, targets
 from ..context.replies.settled import shipped_appliers
 from ..model.fixes import has_fixes_tag
 from ..mail.subject import list_name_of, normalized_summary, parse_subject
-from ..sources.index import MailHead, MailRef, index_inputs, raw_mail
+from ..sources.archives import index_inputs
+from ..sources.index import MailHead, MailRef
+from ..sources.mail_refs import MailReader
 from .postings import Applied, PatchMail, Posting, PullRequest
 from .pulled import applied_by_pulls
 from .robot import SUBJECT_RE as ROBOT_SUBJECT_RE, BuildReport, applied_by_robot, read_report
@@ -117,15 +119,13 @@ def read_archive(paths: list[Path], scratch: Path, on_mail: Callable[[], None] |
     for p in postings:
         for m in ((p.cover,) if p.cover else ()) + p.patches:
             by_mail.setdefault(m.msgid, (p, m.counter))
-    handles: dict[str, object] = {}
+    handles = MailReader()  # files and inboxes alike (sources/mail_refs.py)
     try:
         actions = list(_replies(heads, handles))
         pulls = list(_pull_requests(heads, handles))
         reports = list(_build_reports(heads, handles))
     finally:
-        for fh in handles.values():
-            fh.close()
-        handles.clear()
+        handles.close()
     # who applies: named by a bot's own mail ("by NAME", from the bot's address) or by the shipped
     # profiles' data; never by a reply's own words, which anyone can write
     appliers = _learned_appliers(actions) | shipped_appliers()
@@ -156,8 +156,7 @@ def read_archive(paths: list[Path], scratch: Path, on_mail: Callable[[], None] |
             _scan_patches(p, by_id, handles)
             _recipients(p, by_id, handles)
     finally:
-        for fh in handles.values():
-            fh.close()
+        handles.close()
     dates = [h.date for h in heads if h.date is not None]
     return Archive(messages=len(heads), span=(min(dates), max(dates)) if dates else None, postings=postings,
                    pulls=pulls, actions=trusted, untrusted=untrusted, unmatched=unmatched,
@@ -165,7 +164,7 @@ def read_archive(paths: list[Path], scratch: Path, on_mail: Callable[[], None] |
                    own_list=own_list(heads), by_pulls=by_pulls, by_robot=by_robot)
 
 
-def _build_reports(heads: list[MailHead], handles: dict) -> Iterable[BuildReport]:
+def _build_reports(heads: list[MailHead], handles: MailReader) -> Iterable[BuildReport]:
     """The build robot's reports on a queue's branches (learn/robot.py); no other body is read."""
     for h in heads:
         if h.in_reply_to or not ROBOT_SUBJECT_RE.search(h.subject):
@@ -187,12 +186,11 @@ def _pulls_as_postings(postings: list[Posting], pulls: list[PullRequest]) -> Non
                 pulls[i] = PullRequest(**{**pr.__dict__, "applied_to": p.tree_words})
 
 
-def _read(h: MailHead, handles: dict) -> bytes:
-    fh = handles.get(h.ref.path) or handles.setdefault(h.ref.path, open(h.ref.path, "rb"))
-    return raw_mail(h.ref, fh).data
+def _read(h: MailHead, handles: MailReader) -> bytes:
+    return handles.read(h.ref).data
 
 
-def _replies(heads: list[MailHead], handles: dict) -> Iterable[ReplyAction]:
+def _replies(heads: list[MailHead], handles: MailReader) -> Iterable[ReplyAction]:
     """Every reply that states an action. A mail holding none of the forms' hint words (and not
     encoded, where the words could hide) is never parsed."""
     words = tuple(w.encode() for w in (hints(shipped_forms()) or ()))
@@ -226,7 +224,7 @@ def _when(ts: float | None) -> datetime | None:
     return datetime.fromtimestamp(ts, timezone.utc) if ts is not None else None
 
 
-def _pull_requests(heads: list[MailHead], handles: dict) -> Iterable[PullRequest]:
+def _pull_requests(heads: list[MailHead], handles: MailReader) -> Iterable[PullRequest]:
     """`git request-pull` mails: a `[GIT PULL]` or `pull-request:` subject, or the cover letter of
     a series (netfilter's maintainers send `[PATCH net 0/6] Netfilter fixes for net`, the pull
     request in the cover and the patches below it)."""
@@ -255,7 +253,7 @@ def _text_of(data: bytes) -> str:
     return ""
 
 
-def _recipients(p: Posting, by_id: dict[str, MailHead], handles: dict) -> None:
+def _recipients(p: Posting, by_id: dict[str, MailHead], handles: MailReader) -> None:
     """Its first mail's To and Cc, in order: which lists it was sent to, and which first
     (learn/paths.py: a path the postings of another profile's list touch is not this list's)."""
     from ..mail.headers import mailboxes
@@ -268,7 +266,7 @@ def _recipients(p: Posting, by_id: dict[str, MailHead], handles: dict) -> None:
     p.recipients = tuple(a.lower() for _, a in mailboxes(fields) if a)
 
 
-def _scan_patches(p: Posting, by_id: dict[str, MailHead], handles: dict) -> None:
+def _scan_patches(p: Posting, by_id: dict[str, MailHead], handles: MailReader) -> None:
     """The files each patch touches (the index read them: sources/diffsig.py) and, for a posting
     the maintainers settled, whether each patch carries a Fixes tag (the first pass needs only
     these; the review of the second pass reads the rest)."""

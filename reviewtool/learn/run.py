@@ -91,28 +91,13 @@ def _nothing(archive: Archive, reasons: list[str], name: str) -> LearnedProfile:
     return lp
 
 
-def _readable(paths: list[Path], scratch: Path, labels: dict[Path, str]) -> list[Path]:
-    """The inputs as the archive index reads them: a local public-inbox, exported to an mbox."""
-    from ..sources.inbox import export_inbox, is_inbox
-
-    out = []
-    for i, p in enumerate(paths):
-        if is_inbox(p):
-            target = export_inbox(p, scratch / f"inbox-{i}.mbox")
-            labels[target] = labels.get(p, str(p))
-            out.append(target)
-        else:
-            out.append(p)
-    return out
-
-
 def learn(paths: list[Path], scratch: Path, *, workers: int = 1, name: str | None = None,
           progress: Progress | None = None, labels: dict[Path, str] | None = None) -> Learned:
     """`labels`: what to call inputs that are scratch files (a search's results) in the header."""
     progress = progress or Progress()
     skipped: list[str] = []
     labels = dict(labels or {})
-    readable = _readable(paths, scratch, labels)
+    readable = list(paths)  # files, directories and public-inbox inboxes alike (sources/archives.py)
     limited: list[str] = []
     archive = read_archive(readable, scratch, progress.mails, skipped, limited)
     archive.labels = tuple(labels.get(p, str(p)) for p in readable)

@@ -23,7 +23,6 @@ from ..mail.headers import MAIL_POLICY, date_of, decoded, ids_in, msgid_in
 from ..mail.message import is_patch_mail
 from ..mail.subject import parse_subject
 from . import diffsig, files
-from .input_files import gzip_cut, gzip_note, is_gzip, mail_files, unpack_gzip
 from .bodies import Bodies, read_on_to
 from .segments import SegmentScan, segments
 from .files import SYNTHETIC_DOMAIN, RawMail
@@ -43,6 +42,7 @@ class MailRef:
     mboxrd: bool = False
     format_patch: bool = False
     label: str = ""  # what to call the file in messages: the path given, not a scratch copy
+    blob: str = ""  # a public-inbox's mail: its object in the repository at `path` (offset: its place)
 
     @property
     def origin(self) -> str:
@@ -109,6 +109,8 @@ def _digest_of(ref: MailRef, whole: bytes | None) -> str:
     read again). One over the mail limit is hashed as it streams: its review refuses it."""
     if whole is not None:
         return hashlib.sha256(whole).hexdigest()
+    if ref.blob:  # a public-inbox's mail over the mail limit: its object id names its bytes
+        return ref.blob
     if ref.length <= limits().mail_bytes:
         return hashlib.sha256(_whole(ref)).hexdigest()
     h = hashlib.sha256()
@@ -304,13 +306,15 @@ def _change_id(body: bytes) -> bytes | None:
     return m.group(1) if m else None
 
 
-def _single(path: str, data: bytes, offset: int, label: str, size: int | None = None) -> MailHead | None:
-    """One mail file; `size` when only its first part was read (a file over the mail limit)."""
+def single_head(path: str, data: bytes, offset: int, label: str, size: int | None = None,
+                blob: str = "") -> MailHead | None:
+    """One mail file (or a public-inbox's `blob`); `size` when only its first part was read (one
+    over the mail limit)."""
     end = re.search(rb"\r?\n\r?\n", data)
     head = data[: end.start() + 1] if end else data
     body = data[end.end():] if end else b""
     text = diffsig.decoded(head, body)
-    ref = MailRef(path, offset, size if size is not None else len(data), label=label)
+    ref = MailRef(path, offset, size if size is not None else len(data), label=label, blob=blob)
     return _head(ref, head, _change_id(body), data if size is None else None,
                  diff=diffsig.scan_text(text), has_diff=_body_has_diff(head, text))
 
@@ -361,31 +365,5 @@ def index_file(path: Path, label: str | None = None, segmented: SegmentScan | No
         size = os.fstat(fh.fileno()).st_size - skip
         over = size > limits().mail_bytes
         whole = fh.read(HEAD_BYTES if over else -1)  # over the limit: its review refuses it unread
-    if (m := _single(str(path), whole, skip, name, size if over else None)) is not None:
+    if (m := single_head(str(path), whole, skip, name, size if over else None)) is not None:
         yield m
-
-
-def index_inputs(paths: list[Path], scratch: Path, skipped: list[str] | None = None,
-                 labels: dict[Path, str] | None = None, segmented: SegmentScan | None = None,
-                 limited: list[str] | None = None) -> Iterator[MailHead]:
-    """Every mail of every input, streaming; gzip files are unpacked into `scratch` first (no
-    further than their bound: the line saying so goes to `limited`). In a directory, a file that
-    is not mail (a README, a quilt `series`) is skipped and named in `skipped`; a file given by
-    name must be mail. `labels` names inputs that are scratch files (fetched threads) in messages."""
-    for p in paths:
-        for f in mail_files(p):
-            label = (labels or {}).get(f, str(f))
-            try:
-                if is_gzip(f):
-                    target = unpack_gzip(f, scratch)
-                    cut = gzip_cut(f, target)
-                    if cut is not None and limited is not None:
-                        limited.append(gzip_note(label, cut))
-                    yield from index_file(target, label, segmented, cut)
-                else:
-                    yield from index_file(f, label, segmented)
-            except InputError as exc:
-                if f == p:
-                    raise
-                if skipped is not None:
-                    skipped.append(exc.one_line())

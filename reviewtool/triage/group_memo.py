@@ -52,7 +52,7 @@ def grouped(indexed: Indexed, guard: Guard) -> tuple[Grouping, str | None]:
 
 
 def _ref(r: MailRef, files: dict[tuple[str, str], int]) -> list:
-    return [files[(r.path, r.label)], r.offset, r.length, r.in_mbox, r.mboxrd, r.format_patch]
+    return [files[(r.path, r.label)], r.offset, r.length, r.in_mbox, r.mboxrd, r.format_patch, r.blob]
 
 
 def encode(g: Grouping, indexed: Indexed) -> bytes | None:
@@ -90,12 +90,12 @@ def decode(blob: bytes, indexed: Indexed) -> Grouping | None:
 
         def refs(rows) -> tuple[MailRef, ...]:
             out = []
-            for fi, off, length, in_mbox, rd, fp in rows:
+            for fi, off, length, in_mbox, rd, fp, obj in rows:
                 if not (type(fi) is int and 0 <= fi < len(sources) and type(off) is int and type(length) is int
                         and off >= 0 and length >= 0 and type(in_mbox) is bool and type(rd) is bool
-                        and type(fp) is bool):
+                        and type(fp) is bool and type(obj) is str):
                     raise ValueError("not a mail of the index")
-                out.append(MailRef(sources[fi][0], off, length, in_mbox, rd, fp, sources[fi][1]))
+                out.append(MailRef(sources[fi][0], off, length, in_mbox, rd, fp, sources[fi][1], obj))
             return tuple(out)
 
         series = []

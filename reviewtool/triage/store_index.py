@@ -26,11 +26,14 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..limits import limits
-from ..sources.index import MailHead, MailRef, index_file, index_inputs
+from ..sources.archives import index_inputs
+from ..sources.index import MailHead, MailRef, index_file
+from ..sources.inbox import epochs, is_inbox
 from ..sources.input_files import gzip_cut, gzip_note, is_gzip, mail_files, unpack_gzip, unpacked_path
 from ..sources.newest import Newest, left_out_note
 from ..sources.segments import SegmentScan
 from .store import Guard
+from .store_inbox import epoch_mails
 from .store_keys import code_digest, mail_digest
 from .store_mbox import scan_grown, scan_whole
 
@@ -93,6 +96,9 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
         out.heads, out.left_out, out.sources = kept.done(), kept.left_out, None
         return out
     for p in paths:
+        if is_inbox(p):
+            _index_inbox(p, labels.get(p, str(p)), guard, out)
+            continue
         files = mail_files(p)
         maildir = p.is_dir() and all((p / d).is_dir() for d in ("cur", "new", "tmp"))
         # Rows are keyed by the real path: the same archive named from another directory is the same
@@ -123,6 +129,49 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
             if rows or gone:
                 guard.call(lambda s: s.save_files(os.path.realpath(p), rows, gone))
     return out
+
+
+def _index_inbox(p: Path, label: str, guard: Guard, out: Indexed) -> None:
+    """A public-inbox's epochs through their stored rows (store_inbox.py): each one read from the
+    commit its row was read up to, not at all when its tip stands."""
+    stored = guard.call(lambda s: s.files(os.path.realpath(p)), default=None)
+    rows: list[tuple[str, str, bytes]] = []
+    keys = set()
+    for repo in epochs(p):
+        key = os.path.realpath(repo)
+        keys.add(key)
+        row = stored.get(key) if stored is not None and guard.usable else None
+        state, old = _stored_epoch(row, repo, label)
+        before = len(out.heads)
+        got = epoch_mails(repo, label, state, old)
+        out.files_kept += got.how == "kept"
+        out.files_resumed += got.how == "resumed"
+        out.files_read += got.how == "read"
+        out.mails_read += got.read
+        fresh = _add(out, got.pairs, got.state)
+        if fresh is not None:
+            rows.append((key, *fresh))
+        _note_source(out, repo, label, fresh or (row if got.how == "kept" else None), before)
+        out.keep_newest()
+        if stored is not None:
+            out.used_files.append(key)
+    gone = set(stored) - keys if stored is not None else set()
+    if stored is not None and (rows or gone):
+        guard.call(lambda s: s.save_files(os.path.realpath(p), rows, gone))
+
+
+def _stored_epoch(row: tuple[str, bytes] | None, repo: Path, label: str) -> tuple[dict | None, list | None]:
+    """The stored state and mails of an epoch, when its row was written by this code under this
+    limit and decodes; (None, None) otherwise (it is read whole, the row replaced)."""
+    if row is None:
+        return None, None
+    try:
+        state = json.loads(row[0])
+        if state.get("code") != code_digest() or state.get("cap") != limits().archive_mails:
+            return None, None
+        return state, _decode(row[1], repo, label)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, zlib.error, RecursionError):
+        return None, None
 
 
 def _note_source(out: Indexed, f: Path, label: str, row: tuple[str, bytes] | None, before: int) -> None:
@@ -270,7 +319,7 @@ def _error_row(f: Path, label: str, message: str, maildir: bool) -> tuple[str, b
 def _encode(pairs: list[tuple[MailHead, bytes]]) -> bytes:
     rows = [[h.ref.offset, h.ref.length, h.ref.in_mbox, h.ref.mboxrd, h.ref.format_patch, h.msgid, h.parents,
              h.in_reply_to, h.subject, h.sender, h.date, h.change_id, h.synthesized, d.hex(), h.paths,
-             h.sketch.hex(), h.has_diff, h.list_id] for h, d in pairs]
+             h.sketch.hex(), h.has_diff, h.list_id, h.ref.blob] for h, d in pairs]
     # surrogatepass: headers with undecodable bytes keep them as lone surrogates, and so does the row
     return zlib.compress(json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"), 1)
 
@@ -281,8 +330,8 @@ def _decode(blob: bytes, f: Path, label: str) -> list[tuple[MailHead, bytes]]:
     path = str(f)
     out = []
     # JSON gives exact types (no subclasses but bool's of int), so `type(x) is T` is the check
-    for off, length, in_mbox, rd, fp, msgid, parents, irt, subject, sender, date, cid, synth, d, paths, sk, diff, lid in (
-            json.loads(zlib.decompress(blob).decode("utf-8", "surrogatepass"))):
+    for off, length, in_mbox, rd, fp, msgid, parents, irt, subject, sender, date, cid, synth, d, paths, sk, diff, lid, obj \
+            in json.loads(zlib.decompress(blob).decode("utf-8", "surrogatepass")):
         if not (type(off) is int and type(length) is int and off >= 0 and length >= 0
                 and type(in_mbox) is bool and type(rd) is bool and type(fp) is bool and type(synth) is bool
                 and type(diff) is bool
@@ -290,11 +339,11 @@ def _decode(blob: bytes, f: Path, label: str) -> list[tuple[MailHead, bytes]]:
                 and type(sk) is str
                 and type(paths) is list and all(map(isinstance, paths, repeat(str)))
                 and (irt is None or type(irt) is str) and (cid is None or type(cid) is str)
-                and (lid is None or type(lid) is str)
+                and (lid is None or type(lid) is str) and type(obj) is str
                 and type(parents) is list and all(map(isinstance, parents, repeat(str)))
                 and (date is None or type(date) is float or type(date) is int)):
             raise ValueError("not a mail of the index")
-        ref = MailRef(path, off, length, in_mbox, rd, fp, label)
+        ref = MailRef(path, off, length, in_mbox, rd, fp, label, obj)
         out.append((MailHead(ref, msgid, tuple(parents), irt, subject, sender, date, cid, synth, tuple(paths),
                              bytes.fromhex(sk), diff, lid), bytes.fromhex(d)))
     return out
