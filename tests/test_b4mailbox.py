@@ -5,6 +5,7 @@ patch-ids given to b4 are those b4 would compute itself."""
 from __future__ import annotations
 
 import copy
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -192,3 +193,90 @@ def test_generated_bodies_without_a_trailer_start_give_no_trailer():
             assert b4.LoreMessage.find_trailers(body, followup=True)[0] == [], repr(body)
 
     check()
+
+
+# -- b4fast: every field of every message, and every series read from a copied mailbox ------------
+
+def _trailer_view(t):
+    return (t.type, t.name, t.lname, t.value, t.extinfo, t.addr, getattr(t.lmsg, "msgid", None), t.msg)
+
+
+def _message_view(m) -> dict:
+    """Every attribute of a LoreMessage, as plain values (the mail by its bytes)."""
+    out = {}
+    for k, v in vars(m).items():
+        if k == "msg":
+            v = v.as_bytes()
+        elif k == "lsubject":
+            v = vars(v)
+        elif k in ("trailers", "followup_trailers"):
+            v = [_trailer_view(t) for t in v]
+        out[k] = v
+    return out
+
+
+def _lore(msgs):
+    import b4
+
+    out = []
+    for m in msgs:
+        try:
+            out.append(b4.LoreMessage(m))
+        except Exception as exc:
+            out.append(type(exc))
+    return out
+
+
+@pytest.mark.parametrize("path", THREADS, ids=lambda p: p.name)
+def test_each_message_is_the_one_b4_makes(path):
+    import b4
+
+    from reviewtool.model import b4fast
+
+    msgs = load_messages(path)
+    theirs = _lore(copy.deepcopy(msgs))
+    ours = []
+    for m in copy.deepcopy(msgs):
+        try:
+            ours.append(b4fast.lore_message(b4, m))
+        except Exception as exc:
+            ours.append(type(exc))
+    assert len(ours) == len(theirs)
+    for a, b in zip(ours, theirs):
+        if isinstance(b, type):
+            assert a is b
+            continue
+        va, vb = _message_view(a), _message_view(b)
+        if b.date and abs((b.date - datetime.now(timezone.utc)).total_seconds()) < 600:
+            va.pop("date"), vb.pop("date")  # b4 took the time it read a mail without a readable date
+        assert va == vb
+
+
+def _series_view(lser):
+    if lser is None:
+        return None
+    return {"vars": {k: v for k, v in vars(lser).items() if k not in ("patches", "trailer_mismatches")},
+            "patches": [None if p is None else (p.msgid, p.revision, p.reroll_from_revision,
+                                                [_trailer_view(t) for t in p.followup_trailers])
+                        for p in lser.patches],
+            "mismatches": sorted(lser.trailer_mismatches),
+            "class": {k: getattr(lser, k) for k in ("complete", "has_cover", "partial_reroll", "subject")}}
+
+
+@pytest.mark.parametrize("path", THREADS, ids=lambda p: p.name)
+def test_a_copied_mailbox_reads_every_revision_as_a_deep_copy_does(path):
+    import b4
+
+    from reviewtool.model import b4fast
+
+    lmbx, _ = mailbox(load_messages(path))
+    revisions = sorted(lmbx.series) + [r for r in lmbx.covers if r not in lmbx.series]
+    for r in revisions:
+        cloned = b4fast.clone_mailbox(b4, lmbx)
+        assert cloned is not None
+        deep = copy.deepcopy(lmbx)
+        assert _series_view(cloned.get_series(revision=r, codereview_trailers=False)) == \
+            _series_view(deep.get_series(revision=r, codereview_trailers=False))
+        assert [_message_view(m) for m in cloned.msgid_map.values()] == \
+            [_message_view(m) for m in deep.msgid_map.values()]
+    assert _view(lmbx) == _view(_plain(load_messages(path)))  # the original is untouched

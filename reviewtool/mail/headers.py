@@ -78,6 +78,16 @@ def _parsed_header(policy: "_MailPolicy", name: str, value: str):
     return email.policy.EmailPolicy.header_fetch_parse(policy, name, value)
 
 
+# MIME headers (a body's type, charset and encoding) are asked for again and again (b4, the parser,
+# the index) and take a few values across a whole archive: their parses are kept across series.
+_MIME_HEADERS = frozenset({"content-type", "content-transfer-encoding", "content-disposition", "mime-version"})
+
+
+@lru_cache(maxsize=4096)
+def _parsed_mime_header(policy: "_MailPolicy", name: str, value: str):
+    return email.policy.EmailPolicy.header_fetch_parse(policy, name, value)
+
+
 def forget_parsed_headers() -> None:
     """Drop the parsed header objects _MailPolicy keeps (16,384 of them) for the many reads of
     one review: across thousands of series with unique headers they are 150+ MB no later series
@@ -107,6 +117,8 @@ class _MailPolicy(email.policy.EmailPolicy):
                     return str(_parsed_header(self, name, head)) + rest
                 except Exception:  # noqa: BLE001 - the parser raises many types on hostile headers
                     return head + rest
+            if name.lower() in _MIME_HEADERS:
+                return _parsed_mime_header(self, name, value)
         return _parsed_header(self, name, value)
 
     def __hash__(self) -> int:

@@ -7,7 +7,9 @@ finds only for a reply (`if self.reply:` after it; a mail with a diff is never p
 so for a patch mail the scan is thrown away. `_scan_skipped_for` skips exactly those scans: for a
 mail whose subject b4 reads as no reply and whose body b4 finds a diff in. For any other mail read
 here, the scan is skipped where it must find nothing: no line of the body starts as a trailer
-does (four replies in five). Every other call is b4's own.
+does (four replies in five). Each message is made and added, and each mailbox copied, by
+model/b4fast.py (b4's steps, with what depends on a header's text read once per text); every
+other call is b4's own.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from datetime import datetime
 from email.message import EmailMessage
 
 from ..mail.headers import header, quarantine_bad_headers
+from . import b4fast
 from .patchid import patch_ids
 
 # the b4 whose LoreMessage.__init__ this was read against; another version scans as it likes
@@ -86,7 +89,13 @@ def _b4_reads_a_reply(b4, subject) -> bool:
 
 def _add(b4, lmbx, msg: EmailMessage) -> None:
     with _scan_skipped_for(b4, msg):
-        lmbx.add_message(msg)
+        if not b4fast.usable(b4):
+            lmbx.add_message(msg)
+            return
+        msgid = b4.LoreMessage.get_clean_msgid(msg)
+        if msgid and msgid in lmbx.msgid_map:
+            return
+        b4fast.add_message(b4, lmbx, b4fast.lore_message(b4, msg))
 
 
 def mailbox(msgs: list[EmailMessage]):
@@ -113,12 +122,17 @@ def mailboxes(msgs: list[EmailMessage], count: int):
     get_series() changes the mailbox it reads (a partial reroll moves patches in, follow-up
     trailers are added), so each revision asked for reads its own copy; the copies share the
     mails themselves, which b4 only reads."""
+    import b4
+
     lmbx, skipped = mailbox(msgs)
-    shared = {id(m): m for m in msgs} if count > 1 else {}
-    for lmsg in (*lmbx.msgid_map.values(), *lmbx.followups, *lmbx.unknowns) if count > 1 else ():
-        if isinstance(date := getattr(lmsg, "date", None), datetime):
-            shared[id(date)] = date  # immutable: half of what a copy rebuilt was dates and their zones
-    return [copy.deepcopy(lmbx, dict(shared)) for _ in range(count - 1)] + [lmbx], skipped
+    copies = [b4fast.clone_mailbox(b4, lmbx) if b4fast.usable(b4) else None for _ in range(count - 1)]
+    if any(c is None for c in copies):
+        shared = {id(m): m for m in msgs}
+        for lmsg in (*lmbx.msgid_map.values(), *lmbx.followups, *lmbx.unknowns):
+            if isinstance(date := getattr(lmsg, "date", None), datetime):
+                shared[id(date)] = date  # immutable: half of what a copy rebuilt was dates and their zones
+        copies = [copy.deepcopy(lmbx, dict(shared)) for _ in range(count - 1)]
+    return copies + [lmbx], skipped
 
 
 def _seed_patch_ids(lmbx) -> None:
