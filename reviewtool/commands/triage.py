@@ -98,7 +98,7 @@ def triage(
     from ..triage.output import render_chunks, write_report
     from ..triage.report import build_report, json_chunks, parse_now, patchwork_checks
     from ..triage.entry import entry
-    from ..triage.run import TriageOptions, segment_scan, superseded_entries, worker_pool
+    from ..triage.run import TriageOptions, segment_scan, superseded_entries, warm_pool, worker_pool
     from ..triage.spool import Spool
 
     from ..sources.lore import FetchOptions, parse_duration, server_base
@@ -166,6 +166,7 @@ def triage(
             labels.append(f"search: {query}")
         with _status(show, "Reading the archive …"):
             indexed = index_archive(paths, Path(scratch), guard, skipped_files, scratch_labels, segment_scan(pool, opts.jobs))
+            warm_pool(pool, opts.jobs)  # the workers load b4 and the rules while the archive is grouped
             grouping, grouping_key = grouped(indexed, guard)
         if not grouping.messages:
             raise InputError(f"{', '.join(labels)}: no mail messages found")
@@ -178,12 +179,20 @@ def triage(
             indexed.unpack()  # a gzip whose index the store gave: its mails are read now
             if deferred:
                 pool = stack.enter_context(_late_pool(opts))
+        later: dict = {}
+
+        def meanwhile() -> None:  # what the replies settled outside the series, read while they are reviewed
+            later["pulled"] = _pulled(grouping, indexed, opts)
+            later["orphans"] = reuse.orphan_states(grouping.orphans, opts, guard, indexed.digests, plan.env,
+                                                   indexed.unpack)
+
         with _progress(show, len(grouping.series), done=plan.reused) as tick:
-            reviewed = reuse.review(plan, grouping.series, opts, guard, pool=pool, on_done=tick)
+            reviewed = reuse.review(plan, grouping.series, opts, guard, pool=pool, on_done=tick, meanwhile=meanwhile)
         over = _over_limits(reviewed)
         if over:
             _say(over)
-        pulled = _pulled(grouping, indexed, opts)
+        pulled = later["pulled"]
+        orphans, orphan_keys = later["orphans"]
         spool = Spool()
         for g, r in zip(grouping.series, reviewed):
             spool.add_packed(entry(g, r, opts, pulled.get(g.key)))
@@ -191,8 +200,6 @@ def triage(
             for item in superseded_entries(g, opts, r):
                 spool.add(item)
         notes += [f"skipped a file that is not mail: {why}" for why in skipped_files] + limited
-        orphans, orphan_keys = reuse.orphan_states(grouping.orphans, opts, guard, indexed.digests, plan.env,
-                                                   indexed.unpack)
         report = build_report(spool, grouping, opts, inputs=labels, order=sort.value, only=tuple(status),
                               notes=notes, orphan_states=orphans)
         if fmt is Format.json:

@@ -22,6 +22,7 @@ import email.parser
 import email.utils
 import re
 from email.headerregistry import HeaderRegistry
+from functools import lru_cache
 from email.message import Message
 from email.policy import EmailPolicy
 
@@ -60,6 +61,7 @@ def simple_header_text(name: str, value: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=8192)  # a list's dates repeat across its replies; the value alone decides
 def simple_date_text(value: str) -> str | None:
     """str(DateHeader) of `value`: the date as email.utils.format_datetime writes it, or the value
     itself when it is no date (what DateHeader.parse does, without its parse tree of the result)."""
@@ -73,6 +75,7 @@ def simple_date_text(value: str) -> str | None:
         return None
 
 
+@lru_cache(maxsize=8192)  # senders and lists repeat in every mail; the value alone decides
 def simple_address_text(value: str) -> str | None:
     """str(AddressHeader) of `value` when it is a plain address list, else None. In a list of
     several, a mailbox of another shape (an encoded or escaped name) is parsed alone (_one_mailbox),
@@ -189,11 +192,21 @@ def message_from_bytes(data: bytes, policy) -> Message:
             else:
                 for name, value in fields:
                     msg.set_raw(*policy.header_source_parse([f"{name}:{value}"]))
-            if msg.get_content_maintype() not in ("multipart", "message"):
+            if _plain_type(fields) or msg.get_content_maintype() not in ("multipart", "message"):
                 # The feed parser's payload: the rest of the input, decoded as its bytes parser decodes it.
                 msg.set_payload(data[end + 2:].decode("ascii", "surrogateescape"))
                 return msg
     return email.message_from_bytes(data, policy=policy)
+
+
+_TEXT_TYPE_RE = re.compile(r"[ \t]*text/[A-Za-z0-9.+-]+[ \t]*(?:;.*)?", re.S)
+
+
+def _plain_type(fields: list[tuple[str, str]]) -> bool:
+    """Whether the first Content-Type field (the one get_content_maintype reads) says text/...,
+    or there is none (text/plain by default): no multipart or message type, told without parsing."""
+    value = next((v for name, v in fields if name.lower() == "content-type"), None)
+    return value is None or bool(_TEXT_TYPE_RE.fullmatch(value))
 
 
 # A field line as the feed parser reads it (its headerRE, without `From ` and continuations): a

@@ -17,6 +17,7 @@ own, field by field.
 
 from __future__ import annotations
 
+import codecs
 import copy
 import datetime
 import email.utils
@@ -131,7 +132,7 @@ def lore_message(b4, msg):
     msgdate = msg.get("Date")
     date = _date(str(msgdate)) if msgdate else None
     lmsg.date = date if date is not None else _now(b4, msgdate)
-    lmsg.body, lmsg.charset = b4.LoreMessage.get_payload(msg)
+    lmsg.body, lmsg.charset = _payload(b4, msg)
     if not lmsg.body:
         return lmsg
     if b4.DIFFSTAT_RE.search(lmsg.body):
@@ -147,6 +148,36 @@ def lore_message(b4, msg):
                 trailer.lmsg = lmsg
                 lmsg.trailers.append(trailer)
     return lmsg
+
+
+_TYPES: dict[object, tuple[str, str | None]] = {}  # a Content-Type field's text -> (type, charset)
+
+
+def _payload(b4, msg) -> tuple[str, str]:
+    """b4.LoreMessage.get_payload(msg): for a single-part mail, its type and charset read once per
+    Content-Type text (the email package parses the field's parameters on every ask)."""
+    if msg.is_multipart():
+        return b4.LoreMessage.get_payload(msg)
+    raw = next((v for k, v in msg.raw_items() if k.lower() == "content-type"), None)
+    if not isinstance(raw, (str, type(None))):
+        return b4.LoreMessage.get_payload(msg)
+    found = _TYPES.get(raw)
+    if found is None:
+        found = (msg.get_content_type(), msg.get_content_charset())
+        if len(_TYPES) < 4096:
+            _TYPES[raw] = found
+    ctype, charset = found
+    mcharset = charset or "utf-8"
+    if ctype.find("/plain") < 0 and ctype.find("/x-patch") < 0:
+        return "", mcharset
+    bpayload = msg.get_payload(decode=True)
+    if bpayload is None or not isinstance(bpayload, bytes):
+        return "", mcharset
+    try:
+        codecs.lookup(mcharset)
+    except LookupError:  # b4 rewrites the charset in the mail: its own way
+        return b4.LoreMessage.get_payload(msg)
+    return bpayload.decode(mcharset, errors="replace"), mcharset
 
 
 def _now(b4, msgdate) -> datetime.datetime:

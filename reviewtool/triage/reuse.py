@@ -55,15 +55,19 @@ def plan(groups: list[SeriesGroup], opts: TriageOptions, guard: Guard, digests) 
 
 
 def review(p: Plan, groups: list[SeriesGroup], opts: TriageOptions, guard: Guard, pool=None,
-           on_done=None) -> list[Reviewed]:
-    """Every group's review, in order: the stored ones and the reviews of `p.todo`, stored."""
+           on_done=None, meanwhile=None) -> list[Reviewed]:
+    """Every group's review, in order: the stored ones and the reviews of `p.todo`, stored;
+    `meanwhile` as for run.run_groups (called in any case)."""
     pending: list[tuple[str, str, str | None, str, bytes]] = []
 
     def save() -> None:
         guard.call(lambda s: s.save_reviews(pending))
         pending.clear()
 
-    for i, r in zip(p.todo, run_groups([groups[i] for i in p.todo], opts, on_done=on_done, pool=pool)):
+    if not p.todo and meanwhile is not None:
+        meanwhile()
+    for i, r in zip(p.todo, run_groups([groups[i] for i in p.todo], opts, on_done=on_done, pool=pool,
+                                       meanwhile=meanwhile)):
         p.results[i] = r
         if guard.usable and r.keep:
             pending.append((p.keys[i], p.env, _text(r.msgid or groups[i].msgid), *encode(r)))

@@ -77,8 +77,11 @@ def _init_worker(opts: TriageOptions, warm: bool) -> None:
     indexes the archive, instead of on its first series."""
     global _WORKER_OPTS
     _WORKER_OPTS = opts
-    if not warm:
-        return
+    if warm:
+        _load()
+
+
+def _load() -> None:
     from ..sources.b4fetch import init_b4
     from ..review import context_stages
     from ..rules.registry import all_rules
@@ -91,6 +94,15 @@ def _init_worker(opts: TriageOptions, warm: bool) -> None:
 def _work(groups: list[SeriesGroup]) -> list[Reviewed]:
     assert _WORKER_OPTS is not None
     return triage_batch(groups, _WORKER_OPTS)
+
+
+def warm_pool(pool: ProcessPoolExecutor | None, jobs: int) -> None:
+    """Have each worker load b4, the rules and the context stages now (the archive is indexed;
+    the parent groups it meanwhile), not on its first series: a task per worker, each busy long
+    enough that the next one goes to another worker."""
+    if pool is not None:
+        for _ in range(jobs):
+            pool.submit(_load)
 
 
 def _pool_context():
@@ -141,16 +153,20 @@ def segment_scan(pool: ProcessPoolExecutor | None, jobs: int):
 
 def run_groups(groups: Iterable[SeriesGroup], opts: TriageOptions,
                on_done: Callable[[Reviewed], None] | None = None,
-               pool: ProcessPoolExecutor | None = None) -> Iterator[Reviewed]:
+               pool: ProcessPoolExecutor | None = None,
+               meanwhile: Callable[[], None] | None = None) -> Iterator[Reviewed]:
     """The review of each group, in the order of `groups`; `on_done` is called as each one
-    finishes. With a pool (worker_pool), groups are reviewed there; otherwise here, one after the
-    other."""
+    finishes. With a pool (worker_pool), groups are reviewed there, and `meanwhile` is called
+    here once they are all handed out (the parent's own work, done while the workers review);
+    otherwise here, one after the other, `meanwhile` first."""
     opts = _with_now(opts)
     groups = list(groups)
     size = max(1, min(BATCH, len(groups) // (max(1, opts.jobs) * 8) or 1))
     batches = [groups[i:i + size] for i in range(0, len(groups), size)]
     results = (map(lambda b: triage_batch(b, opts), batches) if pool is None
                else pool.map(_work, batches))
+    if meanwhile is not None:
+        meanwhile()
     for items in results:
         for item in items:
             if on_done:
