@@ -45,6 +45,10 @@ EDITS: list[tuple[str, str]] = [
     ("lore + lorecache (fetch), gitrange", "lore + lorecache (fetch), b4fetch (b4's set-up and fetching), gitbatch, gitrange"),
     ("b4adapter.py and b4fetch.py are the only modules importing b4/liblore;",
      "b4adapter.py + b4mailbox.py (series built by b4) and sources/b4fetch.py are the only modules importing b4/liblore;"),
+    # Issue 29 (archives at scale): b4fast beside b4mailbox.
+    ("b4adapter.py + b4mailbox.py (series built by b4) and sources/b4fetch.py are the only modules importing b4/liblore;",
+     "b4adapter.py + b4mailbox.py + b4fast.py (series built by b4; b4fast: its messages made and its mailboxes copied "
+     "faster) and sources/b4fetch.py are the only modules importing b4/liblore;"),
     # Issue 22 (hardening, round two): -o is never an input or the store; apply --cached in a
     # scratch repository that borrows nothing; the store's mode and -o in what it writes; the
     # repository safety harness down to file times; bidirectional controls; the fuzzing of the

@@ -61,7 +61,7 @@ def simple_header_text(name: str, value: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=8192)  # a list's dates repeat across its replies; the value alone decides
+@lru_cache(maxsize=4096)  # a list's dates repeat across its replies; the value alone decides
 def simple_date_text(value: str) -> str | None:
     """str(DateHeader) of `value`: the date as email.utils.format_datetime writes it, or the value
     itself when it is no date (what DateHeader.parse does, without its parse tree of the result)."""
@@ -75,7 +75,7 @@ def simple_date_text(value: str) -> str | None:
         return None
 
 
-@lru_cache(maxsize=8192)  # senders and lists repeat in every mail; the value alone decides
+@lru_cache(maxsize=4096)  # senders and lists repeat in every mail; the value alone decides
 def simple_address_text(value: str) -> str | None:
     """str(AddressHeader) of `value` when it is a plain address list, else None. In a list of
     several, a mailbox of another shape (an encoded or escaped name) is parsed alone (_one_mailbox),

@@ -113,7 +113,7 @@ def address(text: str | None) -> Address:
     return _address(text or "")
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=4096)
 def _address(text: str) -> Address:
     """One read per distinct text (a series' recipients are read for every review: 12,000 reads
     of a few hundred addresses on a half-year stretch); Address is immutable."""

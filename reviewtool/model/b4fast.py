@@ -40,20 +40,20 @@ def usable(b4) -> bool:
     return b4.__VERSION__.startswith(KNOWN_B4)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def _subject(b4, text: str):
     """b4.LoreSubject of a subject's text (a new copy is handed out: nothing changes one, but each
     message keeps its own, as b4's do)."""
     return b4.LoreSubject(text)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)
 def _from(b4, texts: tuple[str, ...]) -> tuple[str, str] | None:
     found = email.utils.getaddresses([b4.LoreMessage.clean_header(t) for t in texts])
     return found[0] if found else None
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1024)
 def _references(b4, texts: tuple[str, ...]) -> tuple[str, ...]:
     out: list[str] = []
     for rbunch in texts:
@@ -64,7 +64,7 @@ def _references(b4, texts: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def _date(text: str) -> datetime.datetime | None:
     """b4's reading of a Date header (None where b4 takes the time it runs at: not kept)."""
     dtuple = email.utils.parsedate_tz(text)
