@@ -25,6 +25,9 @@ EDITS: list[tuple[str, str]] = [
     ("Shipped: `netdev` (net / net-next),", "Shipped: `netdev` (net / net-next, fed by the iwl-net / iwl-next, "
      "ipsec / ipsec-next and mptcp-net / mptcp-next queues, each a tag it reads as the tree it feeds),"),
     # Issue 29 (archives at scale): what is narrowed, now of any size and kind; inboxes read in place.
+    ("the input you name (files, or one thread fetched from the server you chose),",
+     "the input you name (files, a public-inbox inbox's epochs, read with `rev-list`, `log --raw` (v1), `ls-tree`, "
+     "`merge-base --is-ancestor` and one `cat-file --batch` each, or one thread fetched from the server you chose),"),
     ("such as a README, is skipped); `--msgids FILE`", "such as a README, is skipped), a local public-inbox inbox "
      "read in place (v2 with its `git/N.git` epochs, v1, or a mirror of lore made by `public-inbox-clone` or "
      "grokmirror: the same layout; each epoch's messages read through one `git cat-file --batch` stream, in the "
