@@ -8,7 +8,7 @@ import pytest
 
 from reviewtool.context.profiles.read import read_profile
 from reviewtool.context.replies.settled import known_appliers
-from reviewtool.learn.archive import SCRIPT_REPLIES_FOR_APPLIER, _learned_appliers
+from reviewtool.learn.archive import SCRIPT_REPLIES_FOR_APPLIER, _learned_appliers, read_archive
 from reviewtool.mail.replies import read_reply, read_reply_text
 
 QUOTE = "On Mon, 2 Mar 2026 10:00:00 +0000, Jane Developer wrote:\n> +\tfoo();\n\n"
@@ -160,8 +160,8 @@ def _forwarding(own: str, forwarded: str, layout: str) -> str:
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_a_state_line_in_a_forwarded_message_is_not_the_senders(tmp_path, cli, layout):
     """A reply that forwards another mail (message/rfc822) says only what its own text says, in
-    check and triage (b4 reads every text part; the reply reader its first) and in the reply reader
-    profile learn and earlier postings use."""
+    check and triage (b4 reads every text part; the reply reader its first), in the reply reader
+    earlier postings use and in profile learn's reading of the archive."""
     import email
 
     from mailfactory import write
@@ -172,11 +172,13 @@ def test_a_state_line_in_a_forwarded_message_is_not_the_senders(tmp_path, cli, l
         (triaged,) = cli("triage", str(path), "--no-store", "--now", "2026-03-04", "--format", "json").json["series"]
         reply = email.message_from_string(_forwarding(own, forwarded, layout).split("From mboxrd@z", 2)[2].split("\n", 1)[1])
         action = read_reply(reply)
-        return (checked.get("state") or {}).get("state"), triaged["status"], action and action.state
+        archive = read_archive([path], tmp_path / "scratch")  # profile learn's own reader of the archive
+        learned = {a.state for a in archive.actions + archive.untrusted} or {None}
+        return (checked.get("state") or {}).get("state"), triaged["status"], action and action.state, *learned
 
-    assert state("See the mail below.", "Applied, thanks.") == (None, "needs-review", None)
+    assert state("See the mail below.", "Applied, thanks.") == (None, "needs-review", None, None)
     if layout in ("after", "before"):  # the near miss: the sender's own words
-        assert state("Applied, thanks.", "See the mail below.") == ("applied", "applied", "applied")
+        assert state("Applied, thanks.", "See the mail below.") == ("applied", "applied", "applied", "applied")
 
 
 def test_triage_shows_a_strangers_claim_as_a_claim_and_an_appliers_as_the_state(tmp_path, cli):

@@ -34,7 +34,9 @@ from .robot import SUBJECT_RE as ROBOT_SUBJECT_RE, BuildReport, applied_by_robot
 
 SENT_BACK = ("changes-requested", "rejected", "nak")
 _ENCODED_RE = re.compile(rb"^content-transfer-encoding:[ \t]*(base64|quoted-printable)", re.I | re.M)
-_MULTIPART_RE = re.compile(rb"^content-type:[ \t]*multipart", re.I | re.M)
+# a mail of parts, or one that is itself a forwarded mail (message/rfc822): its body is not plain
+# text of the sender's own, so the mail parser reads it (mail/message.py sets forwarded mail aside)
+_MULTIPART_RE = re.compile(rb"^content-type:[ \t]*(?:multipart|message)/", re.I | re.M)
 _PULL_RE = re.compile(r"\bpull\b|\bgit pull\b|pull[- ]request", re.I)
 _PULL_URL_RE = re.compile(r"are available in the [Gg]it repository at:\s*\n\s*(\S+)(?:[ \t]+(\S+))?")
 
