@@ -144,3 +144,23 @@ def test_resend_that_only_adds_recipients_is_not_a_new_version(tmp_path, check_j
     again = Mail("[PATCH RESEND net-next] net: foo: add the bar knob",
                  patch_body("Add it.", notes="Resent to fix the error path the review pointed at."))
     assert hits(check_json(write(tmp_path, thread(again), "changed.mbox")), "version-not-bumped")
+
+
+def test_a_bare_fix_quotes_the_failure_its_message_tells(tmp_path, check_json):
+    # submitting-patches: "describe the user-visible impact". A summary that only says "fix" rests
+    # on the description's own account of what fails, when it gives one.
+    for i, message in enumerate((
+            "Migratable keys get the fixed attributes. This is backwards, and it also causes key creation "
+            "to fail under a migratable parent.",
+            "Reading the register before the reset makes the first probe fail on cold boot.")):
+        res = one(tmp_path, check_json, "[PATCH net] net: foo: fix the attribute logic", message, name=f"t{i}.mbox")
+        (missing,) = hits(res, "fixes-missing")
+        assert "the description says" in missing["message"], message
+    # Near misses: failing over is what the change is for, and a bare "fix" with no account of a
+    # failure quotes only its subject.
+    for i, message in enumerate((
+            "Reorder the checks so that a lost carrier causes the bond to fail over at once.",
+            "Reorder the checks before the register is read.")):
+        res = one(tmp_path, check_json, "[PATCH net] net: foo: fix the attribute logic", message, name=f"n{i}.mbox")
+        (missing,) = hits(res, "fixes-missing")
+        assert "the description says" not in missing["message"], message

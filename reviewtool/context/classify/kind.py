@@ -147,6 +147,12 @@ def kind_of(r: PatchReading, subject: str, limit: int) -> Kind:
             reasons.append("the message quotes a crash report")
             evidence.append(r.crash)
             phrases.append("crash-report/report")
+        elif bug is not None and bug.phrase not in _STRONG_BUG:  # a bare "fix": what goes wrong, if told
+            told = r.hit("bug-prose")
+            if told is not None:
+                reasons.append(f"the description says '{told.words}'")
+                evidence.append(told.text)
+                phrases.append(told.key)
         return Kind("fix", "words", reasons + ["no Fixes tag"], evidence, phrases=tuple(phrases))
     told = r.hit("bug-prose")
     if told is not None:
