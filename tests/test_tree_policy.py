@@ -258,3 +258,34 @@ def test_a_fixes_tag_on_a_change_that_fixes_no_bug(tmp_path, check_json):
     res = one(tmp_path, check_json, "[PATCH net] net: foo: take the lock", "Silence a lockdep warning.",
               FIX_TRAILERS, name="lockdep.mbox")
     assert not hits(res, "fixes-not-needed")
+
+
+def test_a_series_split_by_driver_tree_keeps_every_patch_to_one(tmp_path, check_json):
+    # submitting-patches "Separate your changes"; the wireless profile's driver trees (ath.git,
+    # mt76, rtw.git) each apply their own part. A series split by driver tree whose one patch
+    # still spans two leaves a split undone; alone, such a patch is only noted.
+    sob = "Signed-off-by: Jane Developer <jane@example.org>"
+    mt = _diff("drivers/net/wireless/mediatek/mt76/dma.c", "drivers/net/wireless/mediatek/mt7601u/dma.c")
+    parts = [("wifi: ath9k: use the new helper", _diff("drivers/net/wireless/ath/ath9k/main.c")),
+             ("wifi: rtw88: use the new helper", _diff("drivers/net/wireless/realtek/rtw88/pci.c")),
+             ("wifi: mediatek: use the new helper", mt)]
+
+    def spans(mails, name):
+        res = check_json(write(tmp_path, thread(*mails), name))
+        return [(f["severity"], f["patch"]) for f in res.json["findings"] if f["rule"] == "patch-spans-trees"]
+
+    n = len(parts)
+    mails = [Mail(f"[PATCH wireless-next 0/{n}] wifi: use the new helper", cover_body())] + [
+        Mail(f"[PATCH wireless-next {i}/{n}] {s}", patch_body("Use the new helper.", trailers=sob, diff=d))
+        for i, (s, d) in enumerate(parts, 1)]
+    assert spans(mails, "split.mbox") == [("warning", 3)]
+    # Near misses: the spanning patch alone, and an interface changed with all its users (more
+    # than three directories of the fed tree's own drivers) beside per-driver patches.
+    alone = Mail("[PATCH wireless-next] wifi: mediatek: use the new helper",
+                 patch_body("Use the new helper.", trailers=sob, diff=mt))
+    assert spans([alone], "alone.mbox") == [("info", 1)]
+    wide = _diff("drivers/net/wireless/ath/ath9k/main.c", *(f"drivers/net/wireless/{d}/main.c" for d in
+                                                             ("atmel", "ti/wl1251", "ti/wlcore", "marvell/mwl8k")))
+    mails[1] = Mail(f"[PATCH wireless-next 1/{n}] wifi: convert every driver to the new helper",
+                    patch_body("Convert them all.", trailers=sob, diff=wide))
+    assert ("info", 1) in spans(mails, "wide.mbox")

@@ -30,9 +30,28 @@ def _subtree_groups(patch, profile) -> dict[str, list[str]]:
             continue  # documentation travels with the driver it documents
         subs = [s for s in profile.subtrees if any(f.path.startswith(x) for x in s.paths)]
         best = max(subs, key=lambda s: max(len(x) for x in s.paths), default=None)
-        name = (best.git or best.name).removesuffix(".git") if best else "the " + profile.name + " trees"
+        name = (best.git or best.name).removesuffix(".git") if best else _own_trees(profile)
         out.setdefault(name, []).append(f.path)
     return out
+
+
+def _split_by_driver_tree(series, profile) -> list[int]:
+    """The patches that keep to one driver tree, when they go to at least two: the author split the
+    series by driver tree, so a patch of it that spans two left one split undone (a tree-wide
+    change sent as one patch, or a series all for one tree, made no such choice)."""
+    single = {p.counter: next(iter(g)) for p in series.patches if len(g := _subtree_groups(p, profile)) == 1}
+    return sorted(single) if len(set(single.values())) >= 2 else []
+
+
+def _own_trees(profile) -> str:
+    return f"the {profile.name} trees"
+
+
+def _tree_wide(drivers: dict[str, list[str]], profile) -> bool:
+    """A change made across drivers (an interface and all its users): three driver trees or more,
+    or more than three driver directories among the files no sub-tree takes."""
+    own = {f.rsplit("/", 1)[0] for f in drivers.get(_own_trees(profile), ())}
+    return len(drivers) >= 3 or len(own) > 3
 
 
 @rule("patch-spans-trees", family="split", severity="warning",
@@ -44,7 +63,8 @@ def patch_spans_trees(series, ctx):
     to be split. The groups are profile data (`separate_paths`; the kernel's by default). A patch
     touching drivers that different driver trees take (the profile's `subtrees`: mt76 and a driver
     merged through wireless-next) is a note: maintainers ask to split it, though a tree-wide
-    mechanical change is applied whole.
+    mechanical change is applied whole; in a series whose other patches keep to one driver tree
+    each (the author split it by driver), it is a warning: one split was left undone.
     Source: kernel submitting-patches ("Separate your changes"); devicetree bindings
     submitting-patches ("DT binding patches ... separate"); checkpatch DT_SPLIT_BINDING_PATCH;
     netdev review of DTS-plus-driver patches.
@@ -57,6 +77,7 @@ def patch_spans_trees(series, ctx):
       [PATCH 2/2] arm64: dts: mediatek: fix MT7531 reset      (the .dtsi, for the SoC tree)
     """
     trees = {g.name: g.tree for g in ctx.profile.separate_paths}
+    split_by_driver = _split_by_driver_tree(series, ctx.profile)
     for p in series.patches:
         groups = _groups(p, ctx.profile)
         if len(groups) < 2:
@@ -64,11 +85,16 @@ def patch_spans_trees(series, ctx):
             if len(drivers) > 1:
                 parts = [f"{name} ({', '.join(paths[:2])}{', ...' if len(paths) > 2 else ''})"
                          for name, paths in drivers.items()]
+                others = [] if _tree_wide(drivers, ctx.profile) else [c for c in split_by_driver if c != p.counter]
+                why = (f"; the series' other patches keep to one driver tree each, split by tree (patches "
+                       f"{', '.join(map(str, others[:4]))}{', ...' if len(others) > 4 else ''})" if others else "")
                 yield Hit(f"{patch_label(series, p.counter)} touches drivers of different driver trees: "
-                          f"{' and '.join(parts)}", patch=p.counter, severity=Severity.INFO,
+                          f"{' and '.join(parts)}{why}", patch=p.counter,
+                          severity=Severity.WARNING if others else Severity.INFO,
                           evidence=(p.subject.raw,) + tuple(paths[0] for paths in drivers.values()),
-                          advice="Send one patch per driver tree (in one series is fine), so each tree's "
-                                 "maintainer can apply their part; a tree-wide mechanical change may stay whole.")
+                          advice=f"Split {patch_label(series, p.counter)} into one patch per driver tree "
+                                 f"({', '.join(drivers)}; in one series is fine), so each tree's maintainer can "
+                                 "apply their part; a tree-wide mechanical change may stay whole.")
             continue
         parts = [f"{name} ({', '.join(paths[:2])}{', ...' if len(paths) > 2 else ''})" for name, paths in groups.items()]
         where = "; ".join(f"{name} go to {trees[name]}" for name in groups if name in trees)
