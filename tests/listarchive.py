@@ -49,6 +49,8 @@ class Archive:
     def __init__(self):
         self.mails: list[str] = []
         self.n = 0
+        # what the maintainer's pwcli replies applied, by repository: (the reply's date, author, commit subject)
+        self.applied: dict[str, list[tuple[datetime, str, str]]] = {}
 
     def _mail(self, headers: dict[str, str], body: str) -> str:
         self.n += 1
@@ -103,6 +105,8 @@ class Archive:
                     else f"{len(subjects)} patches applied to {p.tree}, thanks.")
             body = f"{quote}{line}\n\n{commits}\n\n-- \nhttps://patchwork.example/patch/{_sha(msgid)}/\n"
             sender = MAE
+            repo = next((w for w in reversed(p.tree.split()) if w.endswith(".git")), p.tree).rsplit("/", 1)[-1]
+            self.applied.setdefault(repo, []).extend((when, p.sender, p.committed or s) for s in subjects)
         elif p.reply == "korg":
             repo, _, branch = p.tree.partition(" ")
             items = "".join(f"  - [{i}/{len(subjects)}] {s}\n    https://git.kernel.example/c/{_sha(s)}\n"
@@ -125,20 +129,43 @@ class Archive:
                     "Subject": f"Re: [PATCH] {subjects[0]}", "In-Reply-To": f"<{msgid}>",
                     "References": f"<{msgid}>"}, body)
 
-    def pull(self, tag: str, url: str, into: str, when: datetime = START) -> None:
-        """A maintainer's pull request of `url` (tag `tag`), and the upstream bot's "applied" to `into`."""
+    def pull(self, tag: str, url: str, into: str | None, when: datetime = START, sender: str = MAE,
+             carries: list[tuple[str, str]] = ()) -> str:
+        """A maintainer's pull request of `url` (tag `tag`) in `git request-pull`'s shape, its
+        shortlog listing `carries` ((author, commit subject) each), and the upstream bot's
+        "applied" to `into` (None: no answer); its message id."""
+        by_author: dict[str, list[str]] = {}
+        for author, subject in carries:
+            by_author.setdefault(author.split(" <")[0], []).append(subject)
+        shortlog = "".join(f"{a} ({len(subs)}):\n" + "".join(f"      {x}\n" for x in subs) + "\n"
+                           for a, subs in sorted(by_author.items()))
         body = (f"Hi,\n\nhere are the fixes.\n\nThe following changes since commit {'a' * 40}:\n\n  lab: x (2026-03-01)\n\n"
                 f"are available in the Git repository at:\n\n  {url} tags/{tag}\n\nfor you to fetch changes up to "
-                f"{'b' * 40}:\n\n  lab: y (2026-03-05)\n")
-        msgid = self._mail({"From": MAE, "Date": format_datetime(when), "To": "up@vger.example.org", "Cc": LIST,
+                f"{'b' * 40}:\n\n  lab: y (2026-03-05)\n"
+                + (f"\n{'-' * 64}\nlab updates\n\n{'-' * 64}\n{shortlog} drivers/lab/x.c | 2 +-\n" if carries else ""))
+        msgid = self._mail({"From": sender, "Date": format_datetime(when), "To": "up@vger.example.org", "Cc": LIST,
                             "Subject": f"pull-request: {tag}"}, body)
+        if into is None:
+            return msgid
         repo, _, branch = into.partition(" ")
         self._mail({"From": "patchwork-bot+up@kernel.org", "Date": format_datetime(when + timedelta(days=1)),
-                    "To": MAE, "Cc": LIST, "Subject": f"Re: pull-request: {tag}", "In-Reply-To": f"<{msgid}>",
+                    "To": sender, "Cc": LIST, "Subject": f"Re: pull-request: {tag}", "In-Reply-To": f"<{msgid}>",
                     "References": f"<{msgid}>"},
                    f"Hello:\n\nThis pull request was applied to {repo} ({branch or 'main'})\nby Up Maintainer "
                    f"<up@kernel.example>:\n\nHere is the summary with links:\n  - pull-request: {tag}\n"
                    "    https://git.kernel.example/up/c/0123456789ab\n\nYou are awesome, thank you!\n")
+        return msgid
+
+    def send_pulls(self, into: str = "top/top.git") -> None:
+        """The maintainer's pull requests upstream, as real maintainers send them: one a repository
+        their pwcli replies applied to, after the last such reply, carrying what they applied, and
+        the upstream bot's "applied" to `into` (a tree of another list). This is how `profile learn`
+        knows the replies' sender applies (learn/pulled.py): a reply's words alone prove nothing."""
+        for repo, done in sorted(self.applied.items()):
+            last = max(when for when, _, _ in done)
+            self.pull(f"{repo.removesuffix('.git')}-pull", f"git://git.kernel.example/pub/scm/linux/kernel/git/lab/{repo}",
+                      into, last + timedelta(hours=1), carries=[(author, subject) for _, author, subject in done])
+        self.applied = {}
 
     def pull_series(self, tag: str, url: str, summaries: list[str], into: str | None, when: datetime,
                     sender: str = MAE, path: str = "drivers/lab/drv1/main.c") -> None:
@@ -182,12 +209,17 @@ class Archive:
         return path
 
 
-def archive_of(postings: list[Posting], path: Path, pulls: list[tuple[str, str, str]] = ()) -> Path:
+def archive_of(postings: list[Posting], path: Path, pulls: list[tuple[str, str, str]] = (),
+               maintainer_pulls: bool = True) -> Path:
+    """The postings and their replies; `pulls` (tag, url, where upstream applied it); and, unless
+    `maintainer_pulls` is False, the maintainer's pull requests of what their replies applied."""
     a = Archive()
     for p in postings:
         a.post(p)
     for tag, url, into in pulls:
         a.pull(tag, url, into)
+    if maintainer_pulls:
+        a.send_pulls()
     return a.write(path)
 
 

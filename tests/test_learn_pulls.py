@@ -24,6 +24,7 @@ def learn(cli, tmp_path, postings, pulls):
     a = Archive()
     for p in postings:
         a.post(p)
+    a.send_pulls()  # what the maintainer's replies applied, pulled upstream (who applies: learn/pulled.py)
     for i, (tag, repo, carried, into, sender) in enumerate(pulls):
         a.pull_series(tag, LAB + repo, [p.summary for p in carried], into, START + timedelta(days=20, hours=i),
                       sender=sender)
@@ -91,6 +92,7 @@ def test_a_build_robots_reports_show_a_queues_postings_applied(tmp_path, cli):
     a = Archive()
     for p in lab_list() + fixes + work + stray:
         a.post(p)
+    a.send_pulls()
     later = START + timedelta(days=10)
     for i, p in enumerate(fixes):
         a.robot_report("mae", "lab-queue", "dev-queue", f"{p.summary} (part 2)", later + timedelta(hours=i))

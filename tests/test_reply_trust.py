@@ -8,7 +8,7 @@ import pytest
 
 from reviewtool.context.profiles.read import read_profile
 from reviewtool.context.replies.settled import known_appliers
-from reviewtool.learn.archive import SCRIPT_REPLIES_FOR_APPLIER, _learned_appliers, read_archive
+from reviewtool.learn.archive import read_archive
 from reviewtool.mail.replies import read_reply, read_reply_text
 
 QUOTE = "On Mon, 2 Mar 2026 10:00:00 +0000, Jane Developer wrote:\n> +\tfoo();\n\n"
@@ -78,17 +78,96 @@ def test_plain_words_of_the_netfilter_and_intel_maintainers():
         assert read(QUOTE + words + "\n", "Pablo <pablo@netfilter.org>") is None, words
 
 
-def test_learning_takes_a_script_sender_as_applier_only_over_several_postings():
-    def applied(n: int, sender: str):
-        body = QUOTE + "Patch applied to lab-next.git, thanks.\n\n0123456789ab lab: fix\n"
-        return [read_reply_text(sender=sender, date=None, body=body, msgid=f"r{i}@x", in_reply_to=f"p{i}@x")
-                for i in range(n)]
-    one = applied(1, "Mallory <mallory@evil.example>")
-    assert "mallory@evil.example" not in _learned_appliers(one)
-    many = applied(SCRIPT_REPLIES_FOR_APPLIER, "Lab Maintainer <lab@example.org>")
-    assert "lab@example.org" in _learned_appliers(many)
-    # the forged bot mail names nobody: its "by" line is not read from a stranger's address
-    assert "evil2@evil.example" not in _learned_appliers([read(BOT_BODY, "mallory@evil.example")])
+def _script_replies(tmp_path, mae_pull: str | None, mallory_pull: bool = False):
+    """A list's archive: mallory's three forged pwcli replies each answer a posting nobody else
+    settled; the maintainer's own three answer three more. `mae_pull`: the maintainer's pull
+    request upstream took, sent after the replies and carrying the three ("after"), sent before
+    them ("before"), or carrying other patches ("other"); None: no pull request."""
+    from datetime import timedelta
+    from email.utils import format_datetime
+
+    from listarchive import LIST, MAE, START, Archive, Posting
+
+    archive = Archive()
+    quote = "Jane Developer <jane@example.org> wrote:\n\n> Return the error instead.\n\n"
+    forged = [f"lab: drv1: tidy the path {i}" for i in range(3)]
+    for i, summary in enumerate(forged):
+        (posted,) = archive.post(Posting(summary, tree=None, when=START + timedelta(days=i)))
+        archive._mail({"From": "Mallory <mallory@evil.example>", "Date": format_datetime(START + timedelta(days=i, hours=5)),
+                       "To": "jane@example.org", "Cc": LIST, "Subject": f"Re: [PATCH] {summary}",
+                       "In-Reply-To": f"<{posted}>", "References": f"<{posted}>"},
+                      f"{quote}Patch applied to lab-next.git, thanks.\n\n0123456789ab {summary}\n")
+    real = [f"lab: drv2: fix the queue {i}" for i in range(3)]
+    for i, summary in enumerate(real):
+        archive.post(Posting(summary, when=START + timedelta(days=3 + i)))
+    url = "git://git.kernel.example/pub/scm/linux/kernel/git/lab/"
+    when = {"after": START + timedelta(days=20), "before": START - timedelta(days=1),
+            "other": START + timedelta(days=20)}
+    if mae_pull is not None:
+        carried = [f"lab: drv3: other work {i}" for i in range(3)] if mae_pull == "other" else real
+        archive.pull("lab-next-pull", url + "lab-next.git", "top/top.git", when[mae_pull],
+                     carries=[("Jane Developer", s) for s in carried])
+    if mallory_pull:  # a pull request anyone can send, taken by nobody upstream
+        archive.pull("evil-pull", "git://evil.example/lab-next.git", None, START + timedelta(days=21),
+                     sender="Mallory <mallory@evil.example>", carries=[("Jane Developer", s) for s in forged])
+    tmp_path.mkdir(exist_ok=True)
+    return read_archive([archive.write(tmp_path / f"{mae_pull}.mbox")], tmp_path), MAE.split("<")[1][:-1]
+
+
+def test_three_forged_script_replies_make_nobody_an_applier_but_a_pull_request_upstream_took_does(tmp_path):
+    """Issue 32: how many pwcli replies someone sent proves nothing (anyone can send three); their
+    own pull request that upstream took, carrying a patch they said they applied, does."""
+    ar, mae = _script_replies(tmp_path, "after", mallory_pull=True)
+    applied = {p.patches[0].summary: p.applied for p in ar.postings}
+    assert all(not applied[f"lab: drv1: tidy the path {i}"] for i in range(3))
+    assert {a.sender.email for a in ar.untrusted} == {"mallory@evil.example"}
+    assert len(ar.untrusted) == 3
+    # near miss: the maintainer's replies, followed by the patches in the maintainer's own pull request
+    assert all(applied[f"lab: drv2: fix the queue {i}"] for i in range(3))
+    assert {a.sender.email for a in ar.actions if a.form == "pwcli-applied"} == {mae}
+    # the same replies without that pull request, with one sent before them, or one carrying other
+    # patches, are the maintainer's words only
+    for kind in (None, "before", "other"):
+        ar, _ = _script_replies(tmp_path / str(kind), kind)
+        assert not any(p.applied for p in ar.postings), kind
+        assert {a.sender.email for a in ar.untrusted} == {"mallory@evil.example", mae}, kind
+
+
+def test_an_applier_learned_from_a_pull_request_vouches_for_the_pull_requests_they_take(tmp_path):
+    """A driver maintainer (Sam) applies to drv.git with pwcli and sends a pull request to the
+    list's maintainer, who answers "Pulled, thanks.": Sam applies, once the maintainer is known to
+    (their own pull request upstream took). Near miss: the maintainer's pull request untaken."""
+    from datetime import timedelta
+    from email.utils import format_datetime
+
+    from listarchive import LIST, MAE, START, Archive, Posting
+
+    sam = "Sam Sub <sam@drv.example>"
+    quote = "Jane Developer <jane@example.org> wrote:\n\n> Return the error instead.\n\n"
+    for taken in (True, False):
+        archive = Archive()
+        for i in range(3):
+            archive.post(Posting(f"lab: drv2: fix the queue {i}", when=START + timedelta(days=i)))
+        mae_pull = archive.applied.pop("lab-next.git")
+        archive.pull("lab-next-pull", "git://git.kernel.example/lab/lab-next.git", "top/top.git" if taken else None,
+                     START + timedelta(days=10), carries=[(a, s) for _, a, s in mae_pull])
+        drv = [f"drv: core: add the thing {i}" for i in range(2)]
+        for i, summary in enumerate(drv):
+            (posted,) = archive.post(Posting(summary, tree=None, when=START + timedelta(days=4 + i)))
+            archive._mail({"From": sam, "Date": format_datetime(START + timedelta(days=5 + i)), "To": "jane@example.org",
+                           "Cc": LIST, "Subject": f"Re: [PATCH] {summary}", "In-Reply-To": f"<{posted}>",
+                           "References": f"<{posted}>"}, f"{quote}Patch applied to drv-next.git, thanks.\n\n"
+                                                          f"0123456789ab {summary}\n")
+        sam_pull = archive.pull("drv-next-pull", "git://git.kernel.example/drv/drv-next.git", None,
+                                START + timedelta(days=12), sender=sam, carries=[("Jane Developer", s) for s in drv])
+        archive._mail({"From": MAE, "Date": format_datetime(START + timedelta(days=13)), "To": sam, "Cc": LIST,
+                       "Subject": "Re: pull-request: drv-next-pull", "In-Reply-To": f"<{sam_pull}>",
+                       "References": f"<{sam_pull}>"}, "Sam Sub writes:\n\n> Hi,\n\nPulled, thanks.\n")
+        (tmp_path / str(taken)).mkdir()
+        ar = read_archive([archive.write(tmp_path / str(taken) / "a.mbox")], tmp_path / str(taken))
+        applied = {p.patches[0].summary: bool(p.applied) for p in ar.postings}
+        assert all(applied[s] == taken for s in drv), taken
+        assert ("sam@drv.example" in {a.sender.email for a in ar.untrusted}) != taken
 
 
 def _review_with_reply(tmp_path, cli, reply_from: str, reply_date: str, body: str = "This leaks.\n\npw-bot: cr\n"):
@@ -223,6 +302,7 @@ def test_profile_learn_takes_no_applier_from_a_strangers_forged_replies(tmp_path
     archive = Archive()
     for p in lab_list():
         archive.post(p)
+    archive.send_pulls()  # the maintainer's pull requests upstream took: who applies (learn/pulled.py)
     quote = "Jane Developer <jane@example.org> wrote:\n\n> Return the error instead.\n\n"
     forged = {"pwcli": quote + "Patch applied to lab-next.git, thanks.\n\n0123456789ab {summary}\n",
               "bot": "Hello:\n\nThis patch was applied to lab/lab-next.git (main)\nby Evil Two <evil2@evil.example>:\n\n"

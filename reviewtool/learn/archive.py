@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterable
 
+from ..mail.pull_request import shortlog
 from ..mail.replies import ReplyAction, read_reply, read_reply_text
 from ..mail.reply_forms import hints, shipped_forms
 from ..mail.settle import Answer, PostingPatch, settle, targets
@@ -29,7 +30,7 @@ from ..sources.archives import index_inputs
 from ..sources.index import MailHead, MailRef
 from ..sources.mail_refs import MailReader
 from .postings import Applied, PatchMail, Posting, PullRequest
-from .pulled import applied_by_pulls
+from .pulled import applied_by_pulls, appliers_by_pulls
 from .robot import SUBJECT_RE as ROBOT_SUBJECT_RE, BuildReport, applied_by_robot, read_report
 
 SENT_BACK = ("changes-requested", "rejected", "nak")
@@ -128,9 +129,10 @@ def read_archive(paths: list[Path], scratch: Path, on_mail: Callable[[], None] |
         reports = list(_build_reports(heads, handles))
     finally:
         handles.close()
-    # who applies: named by a bot's own mail ("by NAME", from the bot's address) or by the shipped
-    # profiles' data; never by a reply's own words, which anyone can write
-    appliers = _learned_appliers(actions) | shipped_appliers()
+    # who applies: named by a bot's own mail ("by NAME", from the bot's address), by the shipped
+    # profiles' data, or by their own pull requests that upstream took (learn/pulled.py); never by
+    # a reply's own words, which anyone can write
+    appliers = _learned_appliers(actions, pulls, postings, by_mail)
     trusted = [a for a in actions if not a.needs_applier or a.by.email in appliers]
     untrusted = [a for a in actions if a.needs_applier and a.by.email not in appliers]
     unmatched = 0
@@ -239,7 +241,9 @@ def _pull_requests(heads: list[MailHead], handles: MailReader) -> Iterable[PullR
         text = _read(h, handles).decode("utf-8", "replace")
         m = _PULL_URL_RE.search(text)
         if m:
-            yield PullRequest(h.msgid, h.subject, h.date, m.group(1), m.group(2))
+            carries = frozenset(normalized_summary(parse_subject(s)) for _, s in shortlog(text[m.end():]))
+            yield PullRequest(h.msgid, h.subject, h.date, m.group(1), m.group(2), sender=_address(h.sender),
+                              carries=carries)
 
 
 def _text_of(data: bytes) -> str:
@@ -315,17 +319,13 @@ def _settle(p: Posting, answers: list[Answer]) -> None:
             p.edited = True
 
 
-# A script's reply (pwcli, b4 ty: a commit list from the maintainer's own address) names its sender
-# an applier only when it answers this many different postings: one forged mail makes nobody one.
-SCRIPT_REPLIES_FOR_APPLIER = 3
-
-
-def _learned_appliers(actions) -> frozenset[str]:
-    """Who applies, as the archive shows it: whom the kernel.org bot names in its own mails, and
-    whoever sent a script's applied reply with commits to SCRIPT_REPLIES_FOR_APPLIER postings."""
-    named = {a.by.email for a in actions if a.state == "applied" and a.trust == "form"}
-    answered: dict[str, set[str]] = {}
-    for a in actions:
-        if a.state == "applied" and a.needs_applier and a.commits and a.in_reply_to:
-            answered.setdefault(a.sender.email, set()).add(a.in_reply_to)
-    return frozenset(named | {who for who, ids in answered.items() if len(ids) >= SCRIPT_REPLIES_FOR_APPLIER})
+def _learned_appliers(actions: list[ReplyAction], pulls: list[PullRequest], postings: list[Posting],
+                      by_mail: dict[str, tuple[Posting, int]]) -> frozenset[str]:
+    """Who applies, from evidence a stranger cannot write: whom the kernel.org bot names in its own
+    mails, the shipped profiles' appliers (MAINTAINERS), and whoever sent a script's applied reply
+    (pwcli, b4 ty) and then the patch in their own pull request that upstream took, as those two
+    say (learn/pulled.py). How many such replies someone sent counts for nothing: anyone can
+    send three."""
+    named = frozenset(a.by.email for a in actions if a.state == "applied" and a.trust == "form")
+    return appliers_by_pulls(named | shipped_appliers(), actions, pulls, postings, lambda a: _answered(a, by_mail),
+                             _ancestors)

@@ -75,3 +75,5 @@ class PullRequest:
     url: str
     ref: str | None
     applied_to: str | None = None  # the tree words of the reply that says it was pulled
+    sender: str = ""  # its From address, lower case
+    carries: frozenset[str] = frozenset()  # the normalized summaries of its shortlog's commits
