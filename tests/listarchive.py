@@ -197,7 +197,7 @@ class Archive:
                    + "\nYou are awesome, thank you!\n")
 
     def robot_report(self, owner: str, repo: str, branch: str, head: str, when: datetime,
-                     sender: str = "kernel test robot <lkp@example.org>") -> None:
+                     sender: str = "kernel test robot <lkp@intel.com>") -> None:
         """A build robot's report on a branch of a maintainer's queue, naming the head commit."""
         self._mail({"From": sender, "Date": format_datetime(when), "To": LIST,
                     "Subject": f"[{owner}-{repo}:{branch}] BUILD SUCCESS {_sha(head) * 3}"[:120]},

@@ -79,7 +79,7 @@ def test_a_build_robots_reports_show_a_queues_postings_applied(tmp_path, cli):
     """intel-wired-lan's way: the queue's maintainer applies without a word, and the build robot
     reports each branch's head. The queues become sub-trees named as their postings are tagged,
     with their repository and kind; near misses: a main branch (it follows upstream), a sender of
-    one report, and a branch of a tree the replies name count for nothing."""
+    three reports who is not the robot, and a branch of a tree the replies name count for nothing."""
     from listarchive import lab_list
 
     fixes = [Posting(f"lab: q: fix the ring {i}", path=f"drivers/lab/q/ring{i}.c", tag="q-lab", tree=None,
@@ -100,7 +100,9 @@ def test_a_build_robots_reports_show_a_queues_postings_applied(tmp_path, cli):
         a.robot_report("mae", "next-queue", "dev-queue" if i % 2 else "100GbE", p.summary,
                        p.when + timedelta(days=1))
     a.robot_report("mae", "next-queue", "main", stray[0].summary, later)
-    a.robot_report("mae", "next-queue", "dev-queue", stray[1].summary, later, sender="Mallory <m@evil.example>")
+    for i in range(3):  # a stranger writing the robot's words, as often as the robot would
+        a.robot_report("mae", "next-queue", "dev-queue", stray[1].summary, later + timedelta(hours=i),
+                       sender="kernel test robot <m@evil.example>")
     a.robot_report("lab", "lab-next", "wip", stray[2].summary, later)
     mbox = a.write(tmp_path / "list.mbox")
     res = cli("profile", "learn", str(mbox), "-o", str(tmp_path / "out.toml"), "--jobs", "1")

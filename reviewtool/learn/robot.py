@@ -7,22 +7,23 @@ built: `[tnguy-net-queue:dev-queue] BUILD SUCCESS <sha>`, with `tree/branch: <ur
 applied: matched to the latest posting sent before the report that carries it, that patch and the
 ones before it in the posting are applied to the queue (a series is applied in order).
 
-A report counts from a sender who sent ROBOT_MIN reports at least (a robot, not one mail anyone
-could write), and never on a branch named main or master: those follow the upstream tree.
+A report counts only from the robot's own address (mail/kinds.py: the kernel test robot), not
+from anyone who writes its words, however many such mails they send; and never on a branch named
+main or master: those follow the upstream tree.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from ..mail.kinds import is_robot
 from ..mail.replies import Address, ReplyAction
 from ..mail.subject import normalized_summary, parse_subject
 from .postings import Applied, Posting
 
-ROBOT_MIN = 3
 UPSTREAM_BRANCHES = ("main", "master")
 SUBJECT_RE = re.compile(r"\[([\w.+-]{1,80}):([\w.+/-]{1,80})\][ \t]{1,8}BUILD\b", re.I)
 _TREE_RE = re.compile(r"^tree/branch:[ \t]*(\S+)[ \t]+(\S+)", re.M)
@@ -57,7 +58,6 @@ def read_report(msgid: str, sender: str, date: float | None, subject: str, body:
 
 def applied_by_robot(postings: list[Posting], reports: list[BuildReport]) -> int:
     """Mark what the robot's reports show applied; the number of postings newly applied."""
-    senders = Counter(r.sender for r in reports)
     by_summary: dict[str, list[tuple[Posting, int]]] = defaultdict(list)
     for p in postings:
         if not p.pull and p.date is not None:
@@ -67,7 +67,7 @@ def applied_by_robot(postings: list[Posting], reports: list[BuildReport]) -> int
         entries.sort(key=lambda e: e[0].date or 0.0)
     touched: set[int] = set()
     for r in reports:
-        if senders[r.sender] < ROBOT_MIN or r.branch.lower() in UPSTREAM_BRANCHES or r.date is None:
+        if not is_robot(r.sender) or r.branch.lower() in UPSTREAM_BRANCHES or r.date is None:
             continue
         earlier = [(p, c) for p, c in by_summary.get(normalized_summary(parse_subject(r.head)), ())
                    if (p.date or 0.0) < r.date]

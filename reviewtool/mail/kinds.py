@@ -53,6 +53,11 @@ def _sender_is(sender: str, patterns: tuple[str, ...]) -> bool:
     return any(fnmatch.fnmatchcase(addr, p) for p in patterns)
 
 
+def is_robot(sender: str) -> bool:
+    """The sender is a known robot's own address (the kernel test robot, syzbot)."""
+    return _sender_is(sender, _ROBOTS)
+
+
 @lru_cache(maxsize=1)  # package data: read once per process
 def _releases() -> dict[tuple[int, int], Day]:
     """{(major, minor): release day} from the release column of the shipped table (the calendar,
