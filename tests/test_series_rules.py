@@ -90,3 +90,21 @@ def test_a_cover_letter_alone_carrying_another_version_is_a_note(tmp_path, check
     (hit,) = _hits(check_json(write(tmp_path, thread(*slipped), "cover.mbox")), "series-numbering")
     assert hit["severity"] == "info" and "different versions" in hit["message"]
     assert not _hits(check_json(write(tmp_path, thread(*mails), "same.mbox")), "series-numbering")
+
+
+def test_one_patch_rerolled_in_its_own_thread_is_asked_to_say_why(tmp_path, check_json):
+    """A later revision of one patch, sent in reply to where the earlier one was reviewed
+    (`[PATCH v2 2/2]` answering v1's 2/2, no cover letter), replaces that patch; the others may
+    stand as posted: a warning that asks the author to say so. Near misses: the same patch as a
+    thread of its own, or a first revision's 2/2 in reply to something, are incomplete series."""
+    body = series_mails(2, cover=False, tree="nft")[1].body
+    v2 = Mail("[PATCH nft v2 2/2] foo: fix two things", body, in_reply_to="v1-2@example.org")
+    (hit,) = _hits(check_json(write(tmp_path, thread(v2), "reroll.mbox")), "series-incomplete")
+    assert hit["severity"] == "warning" and "came as v2, in reply to an earlier posting" in hit["message"]
+    assert "In-Reply-To: <v1-2@example.org>" in hit["evidence"][0]
+    alone = Mail("[PATCH nft v2 2/2] foo: fix two things", body)
+    (hit,) = _hits(check_json(write(tmp_path, thread(alone), "alone.mbox")), "series-incomplete")
+    assert hit["severity"] == "error"
+    v1 = Mail("[PATCH nft 2/2] foo: fix two things", body, in_reply_to="v1-1@example.org")
+    (hit,) = _hits(check_json(write(tmp_path, thread(v1), "v1.mbox")), "series-incomplete")
+    assert hit["severity"] == "error"

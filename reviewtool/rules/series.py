@@ -14,6 +14,8 @@ from .registry import Hit, Severity, rule
 def series_incomplete(series, ctx):
     """Why: A maintainer cannot apply or review a series with holes: later patches usually depend
     on the missing ones, and b4 am exits 0 even when it warns "Thread incomplete!".
+    A part resent (`[PATCH v8 2/2 RESEND]` alone) or rerolled in its own thread (`[PATCH v2 2/2]`
+    in reply to v1's 2/2, no cover letter) is a warning: the rest may stand as posted before.
     Source: kernel submitting-patches ("numbered series"); netdev: "always resend the whole series".
     Bad:
       [PATCH net 1/3] ...   [PATCH net 3/3] ...      (2/3 never reached the list)
@@ -31,12 +33,29 @@ def series_incomplete(series, ctx):
                   f"{counters_text(series.missing)}", severity=Severity.WARNING,
                   evidence=tuple(p.subject.raw for p in series.patches),
                   advice="Fine if the others were applied: say so below `---`; otherwise resend the whole series.")
+    elif series.missing and _rerolled_in_place(series):
+        # `[PATCH v2 2/2]` in reply to v1's 2/2: one patch of the series replaced in its own thread
+        yield Hit(f"only patch {counters_text(series.received)} of {series.expected} came as "
+                  f"v{series.revision}, in reply to an earlier posting; missing {counters_text(series.missing)}",
+                  severity=Severity.WARNING,
+                  evidence=tuple(f"{p.subject.raw} (In-Reply-To: <{p.in_reply_to}>)" for p in series.patches),
+                  advice="Fine if the others stand as posted before: say so below `---`; otherwise resend the "
+                         "whole series as a new thread.")
     elif series.missing:
         yield Hit(f"received {len(series.patches)} of {series.expected} patches; missing "
                   f"{counters_text(series.missing)}",
                   evidence=tuple(p.subject.raw for p in series.patches),
                   advice="If the missing patches are not in the list's archive either, resend the whole series "
                          "as the next revision, not only the missing ones.")
+
+
+def _rerolled_in_place(series) -> bool:
+    """A later revision of some patches only, each sent in reply to a mail outside this revision
+    (the earlier posting's thread) with no cover letter: the author replaced those patches where
+    they were reviewed, and the rest stand as posted before."""
+    own = {p.msgid for p in series.patches}
+    return (series.revision >= 2 and series.cover is None
+            and all(p.in_reply_to and p.in_reply_to not in own for p in series.patches))
 
 
 @rule("series-numbering", family="series", severity="error",
