@@ -108,3 +108,17 @@ def test_one_patch_rerolled_in_its_own_thread_is_asked_to_say_why(tmp_path, chec
     v1 = Mail("[PATCH nft 2/2] foo: fix two things", body, in_reply_to="v1-1@example.org")
     (hit,) = _hits(check_json(write(tmp_path, thread(v1), "v1.mbox")), "series-incomplete")
     assert hit["severity"] == "error"
+
+
+def test_counters_padded_to_different_widths_are_a_note(tmp_path, check_json):
+    """b4, git am and patchwork read a counter's number, not its width: a cover letter `0/2` over
+    `01/2` and `02/2` applies as one series (a note). A counter beyond the total is still an error
+    (near miss)."""
+    mails = series_mails(2, tree="net-next")
+    padded = [mails[0]] + [Mail(m.subject.replace(f" {i}/2]", f" 0{i}/2]"), m.body) for i, m in enumerate(mails[1:], 1)]
+    (hit,) = [f for f in _hits(check_json(write(tmp_path, thread(*padded), "pad.mbox")), "series-numbering")
+              if "zero-padded" in f["message"]]
+    assert hit["severity"] == "info"
+    beyond = [mails[0], mails[1], Mail(mails[2].subject.replace(" 2/2]", " 3/2]"), mails[2].body)]
+    hits = _hits(check_json(write(tmp_path, thread(*beyond), "beyond.mbox")), "series-numbering")
+    assert any(f["severity"] == "error" and "beyond the announced total" in f["message"] for f in hits)

@@ -64,7 +64,8 @@ def series_numbering(series, ctx):
     """Why: Tools (git am, b4, patchwork) order and group patches by their M/N counters and vN
     tags; inconsistent numbering makes them drop, misorder or mix up patches. A cover letter whose
     prefix alone is garbled or carries another version (`[PATCHv2 0/4]` over `[PATCH 1/4]`...) is a
-    note: the patches still apply as one series, and the maintainers apply them.
+    note: the patches still apply as one series, and the maintainers apply them. So are counters
+    padded to different widths (`0/12` over `01/12`): the tools read the numbers.
     Source: kernel submitting-patches ("[PATCH v2 01/27]"), NIPA series grouping.
     Bad:
       [PATCH v2 1/3] ...   [PATCH v3 2/3] ...   [PATCH v2 3/4] ...
@@ -102,7 +103,9 @@ def series_numbering(series, ctx):
                   evidence=(p.subject.raw,), advice="Renumber the series so that M ≤ N in every [PATCH M/N].")
     widths = {len(p.subject.counter_text.split("/")[0]) for p in mails if p.subject.counter_text}
     if len(widths) > 1:
-        yield Hit("counters are zero-padded inconsistently", severity=None,
+        # b4, git am and patchwork read the numbers, whatever their width: only a mail client's
+        # sort by subject is off, so it is a note (a cover `0/12` over `01/12` was applied as sent)
+        yield Hit("counters are zero-padded inconsistently", severity=Severity.INFO,
                   evidence=tuple(p.subject.raw for p in mails if p.subject.counter_text),
                   advice="Let git format-patch number the series; it pads M to the width of N.")
 
