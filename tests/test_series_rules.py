@@ -1,5 +1,7 @@
 """Series-shape rules on real threads (fixtures/corpus) and on hand-built netdev-style threads."""
 
+from datetime import datetime, timezone
+
 from conftest import CORPUS
 from mailfactory import Mail, cover_body, patch_body, series_mails, thread, write
 
@@ -122,3 +124,22 @@ def test_counters_padded_to_different_widths_are_a_note(tmp_path, check_json):
     beyond = [mails[0], mails[1], Mail(mails[2].subject.replace(" 2/2]", " 3/2]"), mails[2].body)]
     hits = _hits(check_json(write(tmp_path, thread(*beyond), "beyond.mbox")), "series-numbering")
     assert any(f["severity"] == "error" and "beyond the announced total" in f["message"] for f in hits)
+
+
+def test_an_earlier_posting_of_the_same_revision_with_another_total_is_not_mixed_in(tmp_path, check_json):
+    """An RFC of three patches, then the two of it that became the series, each in a thread of
+    its own and both v1: the series under review is the newer posting of two, not two patches and
+    an RFC's third beyond its total. The same stray third inside the newer thread is a numbering
+    mistake (near miss)."""
+    rfc = [Mail(m.subject.replace("[PATCH net-next ", "[PATCH net-next,RFC "), m.body)
+           for m in series_mails(3, tree="net-next")]
+    newer = series_mails(2, tree="net-next")
+    later = datetime(2026, 11, 5, 10, 0, tzinfo=timezone.utc)
+    mbox = write(tmp_path, thread(*rfc) + "\n" + thread(*newer, start=later, domain="example.net"), "two.mbox")
+    res = check_json(mbox)
+    assert not _hits(res, "series-numbering")
+    assert [p["counter"] for p in res.json["verdict"]["patches"]] == [1, 2]
+    stray = Mail(rfc[3].subject, rfc[3].body)
+    res = check_json(write(tmp_path, thread(*newer, stray, start=later), "stray.mbox"))
+    assert any(f["severity"] == "error" and "disagree on the series length" in f["message"]
+               for f in _hits(res, "series-numbering"))

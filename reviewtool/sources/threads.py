@@ -117,6 +117,28 @@ def split_reposts(msgs: list[EmailMessage], current: str | None = None
             if chosen or root[id(m)] != root[id(newest)] or normalized_summary(parse_subject(header(m, "Subject"))) == summary:
                 older.setdefault(revision, []).append(m)
                 dropped.add(id(m))
+    _other_totals(msgs, root, current, dropped, older)
     for revision in older:
         older[revision].sort(key=lambda m: msg_date(m) or _EPOCH)
     return [m for m in msgs if id(m) not in dropped], older
+
+
+def _other_totals(msgs: list[EmailMessage], root: dict[int, int], current: str | None, dropped: set[int],
+                  older: dict[int, list[EmailMessage]]) -> None:
+    """A posting of the same revision in another thread with another total (the RFC of 8 patches
+    before the 5 it became) is another posting as a whole, not patches missing from this one: its
+    mails the copies left go with the older ones. Only the revision under review is so split (the
+    one `current` is of, else the newest), from its newest posting: an earlier revision keeps its
+    stray parts, and the reviews they got."""
+    patches = [m for m in msgs if id(m) not in dropped and is_patch_mail(m)]
+    anchor = next((m for m in patches if current is not None and message_id_of(m) == current), None)
+    revision = _patch_key(anchor)[0] if anchor is not None else max((_patch_key(m)[0] for m in patches), default=None)
+    mails = [m for m in patches if _patch_key(m)[0] == revision]
+    if len({root[id(m)] for m in mails}) < 2:
+        return
+    anchor = anchor or max(mails, key=lambda m: msg_date(m) or _EPOCH)
+    total = parse_subject(header(anchor, "Subject")).expected
+    for m in mails:
+        if root[id(m)] != root[id(anchor)] and parse_subject(header(m, "Subject")).expected != total:
+            older.setdefault(revision, []).append(m)
+            dropped.add(id(m))
