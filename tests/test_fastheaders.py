@@ -216,12 +216,27 @@ def test_simple_mailboxes_are_what_getaddresses_gives():
 
 
 def _same_message(a, b) -> None:
+    assert type(a) is type(b)
     assert a.get_unixfrom() == b.get_unixfrom()
     assert list(a.raw_items()) == list(b.raw_items())
     assert [type(d) for d in a.defects] == [type(d) for d in b.defects]
     assert a.is_multipart() == b.is_multipart()
+    assert (a.preamble, a.epilogue, a.get_default_type()) == (b.preamble, b.epilogue, b.get_default_type())
     assert a.get_payload(decode=True) == b.get_payload(decode=True)
+    if a.is_multipart():
+        assert len(a.get_payload()) == len(b.get_payload())
+        for x, y in zip(a.get_payload(), b.get_payload()):
+            _same_message(x, y)
+    else:
+        assert a._payload == b._payload
     assert a.as_bytes() == b.as_bytes()
+
+
+def _multipart(body: bytes, ctype: bytes = b"multipart/mixed; boundary=XX") -> bytes:
+    return b"From: a@b.c\nMIME-Version: 1.0\nContent-Type: " + ctype + b"\n\n" + body
+
+
+_PLAIN_PART = b"Content-Type: text/plain\n\none\n"
 
 
 ODD_MAILS = [
@@ -243,6 +258,34 @@ ODD_MAILS = [
     b"\n\nonly a body\n",
     b"Subject: x\n\nbody with\rlone CR\n",
     b"From: a@b.c\nSubject: =?utf-8?q?caf=C3=A9?=\n\nbody\n",
+    # multipart mails: cut at their boundary lines, or left to the parser when it reads them otherwise
+    _multipart(b"preamble\n\n--XX\n" + _PLAIN_PART + b"--XX \t\nContent-Type: text/x-patch\n\ntwo\n\n\n--XX--\nepilogue\n"),
+    _multipart(b"--XX\n" + _PLAIN_PART + b"--XX--"),
+    _multipart(b"--XX\n" + _PLAIN_PART + b"--XX--\n"),
+    _multipart(b"--XXnot\n--XX\n" + _PLAIN_PART + b"--XX-- x\nstill part\n--XX--\n\nafter\n"),
+    _multipart(b"--XX\n" + _PLAIN_PART + b"--XX\n--XX\n" + _PLAIN_PART + b"--XX--\n"),
+    _multipart(b"--XX\n--XX--\nepilogue\n"),
+    _multipart(b"--XX--\n--XX\n" + _PLAIN_PART + b"--XX--\n"),
+    _multipart(b"--XX\n" + _PLAIN_PART + b"--XX\n" + _PLAIN_PART),
+    _multipart(b"no boundary at all\n"),
+    _multipart(b"--XX\nContent-Type: text/plain\n--XX--\n"),
+    _multipart(b"--XX\nContent-Type: text/plain\n\n--XX--\n"),
+    _multipart(b"--XX\n\nno headers\n--XX--\n"),
+    _multipart(b"--XX\nnot a header\n\nbody\n--XX--\n"),
+    _multipart(b"--XX\nFrom nobody\n\nbody\n--XX--\n"),
+    _multipart(b"--XX\nContent-Type: text/plain\n folded\n\nbody\n--XX--\n"),
+    _multipart(b"--XX\nContent-Type: message/rfc822\n\nFrom: c@d.e\n\ninner\n--XX--\n"),
+    _multipart(b"--XX\nContent-Type: multipart/alternative; boundary=YY\n\n--YY\n" + _PLAIN_PART
+               + b"--YY--\n--XX--\n"),
+    _multipart(b"--XX\n" + _PLAIN_PART + b"--XX--\n", b"multipart/digest; boundary=XX"),
+    _multipart(b"--XX\n" + _PLAIN_PART + b"--XX--\n", b"multipart/mixed; boundary=XX\nContent-Transfer-Encoding: base64"),
+    _multipart(b"--XX\n" + _PLAIN_PART + b"--XX--\n", b"multipart/mixed; boundary=\"a+b (c)\""),
+    _multipart(b"--a+b (c)\n" + _PLAIN_PART + b"--a+b (c)--\n", b"multipart/mixed; boundary=\"a+b (c)\""),
+    _multipart(b"--XX\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n\nY2Fmw6k=\n--XX\n"
+               b"Content-Type: application/octet-stream\n\n\xff\xfe\n--XX--\n"),
+    _multipart(b"--XX\r\n" + _PLAIN_PART + b"--XX--\r\n"),
+    _multipart(b"--XX\n" + _PLAIN_PART + b"--XX--\n", b"message/rfc822; boundary=XX"),
+    _multipart(b"--XX\n" + _PLAIN_PART + b"--XX--\n", b"multipart/signed"),
 ]
 
 
