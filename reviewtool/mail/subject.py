@@ -91,8 +91,11 @@ def leading_prefixes(summary: str) -> list[str]:
     return [w.lower() + ":" for w, _ in summary_prefixes(m.group(1) if m else summary)]
 
 
+_TOKEN_SPLIT_RE = re.compile(r"[\s,]+")
+
+
 def _tokens(group: str) -> list[str]:
-    return [t for t in re.split(r"[\s,]+", group.strip()) if t]
+    return [t for t in _TOKEN_SPLIT_RE.split(group.strip()) if t]
 
 
 def is_reply_subject(raw: str) -> bool:
@@ -240,6 +243,9 @@ def _subject(**fields) -> Subject:
 _NEW = object.__new__
 
 
+_BLANKS_RE = re.compile(r"\s+")
+
+
 def normalized_summary(subject: Subject) -> str:
     """A key for matching the same patch or series across revisions."""
-    return re.sub(r"\s+", " ", subject.summary.strip().lower())
+    return _BLANKS_RE.sub(" ", subject.summary.strip().lower())

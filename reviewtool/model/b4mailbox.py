@@ -80,10 +80,13 @@ _REPLY_RE = re.compile(r"^(Re|Aw|Fwd):", re.I)
 _TAGGED_REPLY_RE = re.compile(r"^\w{2,3}:\s*\[")
 
 
+_BLANKS_RE = re.compile(r"\s+")
+
+
 def _b4_reads_a_reply(b4, subject) -> bool:
     """LoreSubject(subject).reply, the two tests b4 0.16 makes of the cleaned subject, without the
     rest of its parse (tests/test_b4mailbox.py holds them equal)."""
-    text = re.sub(r"\s+", " ", b4.LoreMessage.clean_header(subject)).strip()
+    text = _BLANKS_RE.sub(" ", b4.LoreMessage.clean_header(subject)).strip()
     return bool(_REPLY_RE.search(text) or _TAGGED_REPLY_RE.search(text))
 
 

@@ -179,6 +179,9 @@ def _parse_shared(text: str) -> Basement:
     return _parse_basement(text)
 
 
+_BLANK_LINES_RE = re.compile(r"\n{3,}")
+
+
 def _parse_basement(text: str) -> Basement:
     text = text.replace("\r\n", "\n")
     m = _DIFF_START_RE.search(text)
@@ -195,7 +198,7 @@ def _parse_basement(text: str) -> Basement:
     diffstat_files = announced if announced is not None else len(stat_lines)
     stat_text = "\n".join(m.group(0) for m in _STAT_ANY_RE.finditer(head))
     notes = _STAT_ANY_RE.sub("", head) if has_diffstat else head
-    notes = re.sub(r"\n{3,}", "\n\n", notes) + ("\n" + "\n".join(tail) if tail else "")
+    notes = _BLANK_LINES_RE.sub("\n\n", notes) + ("\n" + "\n".join(tail) if tail else "")
     files: tuple[FileChange, ...] = ()
     problem = None
     has_diff = bool(diff_text.strip())

@@ -43,9 +43,12 @@ def same_person(a: Person | None, b: Person | None) -> bool:
     return bool(a.name and b.name and name_key(a.name) == name_key(b.name))
 
 
+_BLANKS_RE = re.compile(r"\s+")
+
+
 def name_key(name: str) -> str:
     """A display name as same_person compares it: spacing, quotes and case set aside."""
-    return re.sub(r"\s+", " ", name.strip().strip('"')).casefold()
+    return _BLANKS_RE.sub(" ", name.strip().strip('"')).casefold()
 
 
 @dataclass(frozen=True)

@@ -46,11 +46,14 @@ def trailer_kind(name: str) -> str:
     return "unknown"
 
 
+_MASKED_RE = re.compile(r"@x{6,}$", re.I)
+
+
 def address_problem(addr: str) -> str | None:
     """Why `addr` is not a usable e-mail address, or None when it is."""
     if not addr:
         return "no address"
-    if re.search(r"@x{6,}$", addr, re.I):
+    if _MASKED_RE.search(addr):
         return "archive-obfuscated: the domain was replaced by x's"
     if addr.count("@") > 1:
         return "more than one '@' (an archive-obfuscated or mistyped address)"

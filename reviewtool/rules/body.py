@@ -101,6 +101,9 @@ def commit_message_missing(series, ctx):
                          "their own above the trailers.")
 
 
+_WORD_RE = re.compile(r"\w")
+
+
 def _only_asides(text: str) -> bool:
     """Nothing but remarks in parentheses ("(foo() does not read this field.)", "(Found by
     inspection.) (Untested.)"): once every parenthesized part is taken out, no word is left.
@@ -113,7 +116,7 @@ def _only_asides(text: str) -> bool:
             depth -= 1
         elif depth == 0:
             outside.append(ch)
-    return depth == 0 and "(" in text and not re.search(r"\w", "".join(outside))
+    return depth == 0 and "(" in text and not _WORD_RE.search("".join(outside))
 
 
 def _dump_paragraph_lines(lines: list[tuple[int, str]]) -> set[int]:

@@ -32,11 +32,14 @@ def _author_origin(patch: Patch) -> str:
     return "in-body From:" if patch.author != patch.sender else "mail From:"
 
 
+_VIA_RE = re.compile(r"\bvia\b")
+
+
 def _list_rewrote_sender(patch: Patch) -> bool:
     """The list replaced From: for DMARC (`Name via List <list@...>` or the list's own address):
     the real sender is unknown, so comparing it with the sign-offs would be a guess."""
     name, addr = patch.sender.name.lower(), patch.sender.email.lower()
-    if re.search(r"\bvia\b", name):
+    if _VIA_RE.search(name):
         return True
     # From: is an address the mail was sent to (the list itself) and nobody of that address
     # appears in the trailers: a person Cc'ing themselves would have signed off with it.

@@ -15,8 +15,11 @@ from ..model.trailers import address_problem
 REVIEW_KEYS = ("reviewed-by", "acked-by", "tested-by")
 
 
+_BLANKS_RE = re.compile(r"\s+")
+
+
 def _norm(value: str) -> str:
-    return re.sub(r"\s+", " ", value.split(" #", 1)[0]).strip().casefold()
+    return _BLANKS_RE.sub(" ", value.split(" #", 1)[0]).strip().casefold()
 
 
 def same_trailer(a: Trailer, b: Trailer) -> bool:
