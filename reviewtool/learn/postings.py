@@ -77,3 +77,17 @@ class PullRequest:
     applied_to: str | None = None  # the tree words of the reply that says it was pulled
     sender: str = ""  # its From address, lower case
     carries: frozenset[str] = frozenset()  # the normalized summaries of its shortlog's commits
+
+
+def patches_by_summary(postings: list[Posting]) -> dict[str, list[tuple[Posting, int]]]:
+    """Each patch summary -> the postings that carry it, with the patch's counter, oldest first
+    (pull requests and undated postings left out): where a later mail naming a patch by its
+    summary (a pull request's shortlog, a build robot's head) finds the posting it took."""
+    out: dict[str, list[tuple[Posting, int]]] = {}
+    for p in postings:
+        if not p.pull and p.date is not None:
+            for m in p.patches:
+                out.setdefault(m.summary, []).append((p, m.counter))
+    for entries in out.values():
+        entries.sort(key=lambda e: e[0].date or 0.0)
+    return out

@@ -23,7 +23,7 @@ from typing import Callable
 
 from ..mail.replies import ReplyAction, address
 from ..mail.subject import normalized_summary, parse_subject
-from .postings import Applied, Posting, PullRequest
+from .postings import Applied, Posting, patches_by_summary, PullRequest
 
 
 def _repo(pr: PullRequest) -> str:
@@ -34,13 +34,7 @@ def _repo(pr: PullRequest) -> str:
 def applied_by_pulls(postings: list[Posting], pulls: list[PullRequest], appliers: frozenset[str]) -> int:
     """Mark the patches the archive's pull requests carry as applied to the pull's tree; the
     number of postings newly applied."""
-    by_summary: dict[str, list[tuple[Posting, int]]] = defaultdict(list)
-    for p in postings:
-        if not p.pull and p.date is not None:
-            for m in p.patches:
-                by_summary[m.summary].append((p, m.counter))
-    for entries in by_summary.values():
-        entries.sort(key=lambda e: e[0].date or 0.0)
+    by_summary = patches_by_summary(postings)
     covers = {p.cover.msgid: p for p in postings if p.cover and p.pull}
     touched: set[int] = set()
     for pr in pulls:

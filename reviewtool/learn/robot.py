@@ -15,14 +15,13 @@ main or master: those follow the upstream tree.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from ..mail.kinds import is_robot
 from ..mail.replies import Address, ReplyAction
 from ..mail.subject import normalized_summary, parse_subject
-from .postings import Applied, Posting
+from .postings import Applied, Posting, patches_by_summary
 
 UPSTREAM_BRANCHES = ("main", "master")
 SUBJECT_RE = re.compile(r"\[([\w.+-]{1,80}):([\w.+/-]{1,80})\][ \t]{1,8}BUILD\b", re.I)
@@ -58,13 +57,7 @@ def read_report(msgid: str, sender: str, date: float | None, subject: str, body:
 
 def applied_by_robot(postings: list[Posting], reports: list[BuildReport]) -> int:
     """Mark what the robot's reports show applied; the number of postings newly applied."""
-    by_summary: dict[str, list[tuple[Posting, int]]] = defaultdict(list)
-    for p in postings:
-        if not p.pull and p.date is not None:
-            for m in p.patches:
-                by_summary[m.summary].append((p, m.counter))
-    for entries in by_summary.values():
-        entries.sort(key=lambda e: e[0].date or 0.0)
+    by_summary = patches_by_summary(postings)
     touched: set[int] = set()
     for r in reports:
         if not is_robot(r.sender) or r.branch.lower() in UPSTREAM_BRANCHES or r.date is None:
