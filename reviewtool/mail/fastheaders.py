@@ -185,14 +185,7 @@ def message_from_bytes(data: bytes, policy) -> Message:
     if end > 0 and b"\r" not in data[:end]:
         fields = _field_lines(data[:end + 1].decode("ascii", "surrogateescape"))
         if fields is not None:
-            msg = policy.message_factory(policy=policy)
-            if type(policy).header_source_parse is EmailPolicy.header_source_parse:
-                # what it does with a field's lines: the value from the colon, blanks before it
-                # and the line end after it dropped
-                msg._headers = [(name, value.lstrip(" \t").rstrip("\r\n")) for name, value in fields]
-            else:
-                for name, value in fields:
-                    msg.set_raw(*policy.header_source_parse([f"{name}:{value}"]))
+            msg = _with_fields(fields, policy)
             if _plain_type(fields) or msg.get_content_maintype() not in ("multipart", "message"):
                 # The feed parser's payload: the rest of the input, decoded as its bytes parser decodes it.
                 msg.set_payload(data[end + 2:].decode("ascii", "surrogateescape"))
@@ -200,6 +193,19 @@ def message_from_bytes(data: bytes, policy) -> Message:
             if b"\r" not in data and _parts(msg, data[end + 2:].decode("ascii", "surrogateescape"), policy):
                 return msg
     return email.message_from_bytes(data, policy=policy)
+
+
+def _with_fields(fields, policy) -> Message:
+    """A message of the policy's type holding the header `fields` as the parser sets them."""
+    msg = policy.message_factory(policy=policy)
+    if type(policy).header_source_parse is EmailPolicy.header_source_parse:
+        # what it does with a field's lines: the value from the colon, blanks before it and the
+        # line end after it dropped
+        msg._headers = [(name, value.lstrip(" \t").rstrip("\r\n")) for name, value in fields]
+    else:
+        for name, value in fields:
+            msg.set_raw(*policy.header_source_parse([f"{name}:{value}"]))
+    return msg
 
 
 def _part(text: str, policy) -> Message | None:
@@ -211,12 +217,7 @@ def _part(text: str, policy) -> Message | None:
     fields = _field_lines(text[:end + 1])
     if fields is None:
         return None
-    msg = policy.message_factory(policy=policy)
-    if type(policy).header_source_parse is EmailPolicy.header_source_parse:
-        msg._headers = [(name, value.lstrip(" \t").rstrip("\r\n")) for name, value in fields]
-    else:
-        for name, value in fields:
-            msg.set_raw(*policy.header_source_parse([f"{name}:{value}"]))
+    msg = _with_fields(fields, policy)
     if not _plain_type(fields) and msg.get_content_maintype() in ("multipart", "message"):
         return None
     msg.set_payload(text[end + 2:])
