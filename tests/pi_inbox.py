@@ -10,11 +10,10 @@ lives in the work dir (PI_CONFIG, PI_DIR, HOME), never in ~.
 
 from __future__ import annotations
 
-import os
 import subprocess
 from pathlib import Path
 
-from pi_server import missing_tools  # noqa: F401 - the tests skip on it
+from pi_server import missing_tools, public_inbox_env  # noqa: F401 - missing_tools: the tests skip on it
 
 # public-inbox's importer, with the epoch size settable (V2Writable rotates at rotate_bytes)
 _IMPORT_PL = r"""
@@ -47,16 +46,7 @@ class PublicInbox:
         self.workdir = workdir.resolve()
         self.name = name
         self.path = self.workdir / name
-        self.env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": str(self.workdir),
-            "LANG": "C.UTF-8",
-            "PI_CONFIG": str(self.workdir / "pi-config"),
-            "PI_DIR": str(self.workdir),
-            "PI_EMERGENCY": str(self.workdir / "emergency"),
-            "GIT_CONFIG_GLOBAL": os.devnull,
-            "GIT_CONFIG_NOSYSTEM": "1",
-        }
+        self.env = public_inbox_env(self.workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
         self._run("public-inbox-init", f"-V{version}", "-L", "basic", name, str(self.path),
                   f"http://127.0.0.1/{name}", f"{name}@example.org")

@@ -70,6 +70,21 @@ def _as_fd3(fd: int) -> None:
         os.dup2(fd, 3)
 
 
+def public_inbox_env(workdir: Path) -> dict[str, str]:
+    """The environment public-inbox's tools run in: all their state under `workdir`, no user or
+    system git config."""
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(workdir),
+        "LANG": "C.UTF-8",
+        "PI_CONFIG": str(workdir / "pi-config"),
+        "PI_DIR": str(workdir),
+        "PI_EMERGENCY": str(workdir / "emergency"),
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+
+
 def missing_tools() -> list[str]:
     return [t for t in TOOLS if shutil.which(t) is None]
 
@@ -83,17 +98,7 @@ class PublicInboxServer:
         self.port: int | None = None
         self.access_log = self.workdir / "access.log"
         self.error_log = self.workdir / "httpd.log"
-        self.env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": str(self.workdir),
-            "LANG": "C.UTF-8",
-            "PI_CONFIG": str(self.workdir / "pi-config"),
-            "PI_DIR": str(self.workdir),
-            "PI_EMERGENCY": str(self.workdir / "emergency"),
-            "GIT_CONFIG_GLOBAL": os.devnull,
-            "GIT_CONFIG_NOSYSTEM": "1",
-            "REVIEWTOOL_ACCESS_LOG": str(self.access_log),
-        }
+        self.env = {**public_inbox_env(self.workdir), "REVIEWTOOL_ACCESS_LOG": str(self.access_log)}
 
     # --- URLs -------------------------------------------------------------------------------
     @property
