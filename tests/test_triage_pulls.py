@@ -124,3 +124,35 @@ def test_a_release_announcement_with_its_shortlog_applies_the_posting(tmp_path, 
     # near misses: the same announcement from someone who applies nothing, one without a shortlog
     assert _release_triage(tmp_path, cli, "Mallory <mallory@evil.example>")["status"] != "applied"
     assert _release_triage(tmp_path, cli, PABLO, with_shortlog=False)["status"] != "applied"
+
+
+def test_a_stored_run_reads_each_pull_request_once(tmp_path, cli, monkeypatch):
+    """What a pull request holds is a function of its mail's bytes: with a store, the run after the
+    first reads no pull-request mail and shows the same state; a stored reading that does not
+    decode is read again (near miss)."""
+    import sqlite3
+
+    import reviewtool.triage.pulls as pulls
+
+    patch = Mail("[PATCH wireless-next] foo: fix the bar flags",
+                 patch_body(diff=hunk_diff("drivers/net/wireless/foo/main.c", ["\treturn 0;"], ["\treturn bar;"])),
+                 msgid="p@example.org", to="linux-wireless@vger.kernel.org")
+    pull = Mail("pull-request: wireless-next-2026-11-20", _pull("Jane Developer", "wifi: foo: fix the bar flags"),
+                sender=KALLE, msgid="pr@example.org", to="netdev@vger.kernel.org", date=T0 + timedelta(days=18))
+    archive = write(tmp_path, thread(patch, start=T0) + "\n" + thread(pull, start=T0 + timedelta(days=18),
+                                                                     domain="b.example.org"))
+    store = tmp_path / "store.sqlite"
+    read = []
+    real = pulls._read_one
+    monkeypatch.setattr(pulls, "_read_one", lambda h, raw: read.append(h.msgid) or real(h, raw))
+
+    def status():
+        res = cli("triage", str(archive), "--store", str(store), "--now", "2026-12-01", "--format", "json")
+        assert res.code in (0, 1), res.err
+        return next(s for s in res.json["series"] if s["msgid"] == "p@example.org")["status"]
+
+    assert status() == "applied" and read == ["pr@example.org"]
+    assert status() == "applied" and read == ["pr@example.org"]  # warm: nothing read again
+    with sqlite3.connect(store) as db:
+        db.execute("UPDATE reviews SET head = 'not json' WHERE key LIKE 'pull:%'")
+    assert status() == "applied" and read == ["pr@example.org"] * 2

@@ -182,7 +182,7 @@ def triage(
         later: dict = {}
 
         def meanwhile() -> None:  # what the replies settled outside the series, read while they are reviewed
-            later["pulled"] = _pulled(grouping, indexed, opts)
+            later["pulled"], later["pull_keys"] = _pulled(grouping, indexed, opts, guard)
             later["orphans"] = reuse.orphan_states(grouping.orphans, opts, guard, indexed.digests, plan.env,
                                                    indexed.unpack)
 
@@ -213,7 +213,7 @@ def triage(
         summary = {"reused": plan.reused, "reviewed": len(plan.todo), "files_read": indexed.files_read,
                    "files_resumed": indexed.files_resumed, "files_kept": indexed.files_kept,
                    "mails_read": indexed.mails_read}
-        used = plan.used_keys() + orphan_keys + ([grouping_key] if grouping_key else [])
+        used = plan.used_keys() + orphan_keys + later["pull_keys"] + ([grouping_key] if grouping_key else [])
         guard.call(lambda st: st.finish_run(summary, used, indexed.used_files))
         if store_info:
             _say(_run_line(guard, store_path, summary))
@@ -289,14 +289,14 @@ def _late_pool(opts):
         gc.unfreeze()
 
 
-def _pulled(grouping, indexed, opts) -> dict:
-    """{group key: the applied state a later pull request of an applier gives it} (triage/pulls.py)."""
+def _pulled(grouping, indexed, opts, guard) -> tuple[dict, list[str]]:
+    """({group key: the applied state a later pull request of an applier gives it}, store keys)."""
     from ..context.profiles.load import load_profiles
     from ..triage.pulls import pulled_groups, pulled_state, read_pull_requests
 
     appliers = frozenset(a.lower() for p in load_profiles(opts.review.repo).values() for a in p.appliers)
-    pulls = read_pull_requests(indexed.heads, appliers, indexed.unpack)
-    return {key: pulled_state(p) for key, p in pulled_groups(grouping.series, indexed.heads, pulls).items()}
+    pulls, keys = read_pull_requests(indexed.heads, appliers, indexed.unpack, guard, indexed.digests)
+    return {key: pulled_state(p) for key, p in pulled_groups(grouping.series, indexed.heads, pulls).items()}, keys
 
 
 AUTO_JOBS_BYTES = 4 << 20  # about a thousand mails: below it, forking workers costs more than it saves

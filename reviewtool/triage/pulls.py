@@ -10,12 +10,14 @@ shortlog attached) counts the same way (form `release`).
 Only a pull request from someone who applies patches for a tree counts (the profiles' appliers,
 as for a plain "Applied"): anyone can write a shortlog. A posting a pull request consists of
 (netfilter's "[PATCH net 0/5] Netfilter fixes for net") is not applied by its own cover letter.
-The pull requests are read once per run, after the reviews: what another thread says is never
-part of a stored review.
+The pull requests are matched once per run, while the reviews run: what another thread says is
+never part of a stored review. What each pull request mail holds is kept in the store by its
+bytes, so a warm run reads none of them again.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable
@@ -52,35 +54,90 @@ def _candidates(heads: Iterable[MailHead], appliers: frozenset[str]) -> list[Mai
 
 
 def read_pull_requests(heads: list[MailHead], appliers: frozenset[str],
-                       prepare: Callable[[], None] = lambda: None) -> dict[tuple[str, str], Pulled]:
-    """{(summary, author name): the earliest pull request naming that commit} over the archive;
-    `prepare` makes the archive's mails readable (a gzip the store indexed is unpacked)."""
-    from ..mail.headers import header
-    from ..mail.message import all_text, body_text
-    from ..mail.pull_request import parse_pull_request, parse_release
-    from ..sources.files import parse_mail
-    from ..sources.mail_refs import read_refs
+                       prepare: Callable[[], None] = lambda: None, guard=None,
+                       digests: dict | None = None) -> tuple[dict[tuple[str, str], Pulled], list[str]]:
+    """({(summary, author name): the earliest pull request naming that commit} over the archive,
+    the store keys used); `prepare` makes the archive's mails readable (a gzip the store indexed
+    is unpacked). What a mail holds is a function of its bytes: with a usable store (`guard`, and
+    the index's `digests`), each candidate is read once and its reading kept, so a warm run reads
+    no mail here."""
+    from .store_keys import series_key
 
     cands = _candidates(heads, appliers)
-    out: dict[tuple[str, str], Pulled] = {}
-    if cands:
+    stored = guard is not None and guard.usable and digests is not None and all(h.ref in digests for h in cands)
+    keys = {h.msgid: "pull:" + series_key(_STORE_BASE, [h.ref], digests) for h in cands} if stored else {}
+    rows = guard.call(lambda st: st.reviews(sorted(set(keys.values()))), default={}) if keys else {}
+    found: dict[str, dict | None] = {}
+    for h in cands:
+        row = rows.get(keys.get(h.msgid, ""))
+        if row is not None and row[0] == _STORE_BASE:
+            try:
+                found[h.msgid] = _checked(json.loads(row[1]))
+                continue
+            except ValueError:
+                pass  # a row that does not decode: read again
+    todo = [h for h in cands if h.msgid not in found]
+    if todo:
         prepare()
-    for h, (raw,) in zip(cands, read_refs([(h.ref,) for h in cands])):
-        msg, _ = parse_mail(raw)
-        text = body_text(msg) if msg is not None else ""
-        kind = "pull-request"
-        pr = parse_pull_request(text) if "repository at" in text else None
-        if pr is None and msg is not None and h.subject.lstrip().upper().startswith("[ANNOUNCE"):
-            pr, kind = parse_release(h.subject, all_text(msg)), "release"
+        fresh = {h.msgid: _read_one(h, raw) for h, (raw,) in zip(todo, _read_refs(todo))}
+        found.update(fresh)
+        if keys:
+            guard.call(lambda st: st.save_reviews([(keys[m], _STORE_BASE, m, json.dumps(v), b"")
+                                                   for m, v in fresh.items()]))
+    out: dict[tuple[str, str], Pulled] = {}
+    for h in cands:
+        pr = found.get(h.msgid)
         if pr is None:
             continue
-        pulled = Pulled(h.msgid, h.subject, header(msg, "From") or h.sender, h.date, pr.repo_name, pr.ref, kind)
-        for author, subject in pr.commits:
+        pulled = Pulled(h.msgid, h.subject, pr["by"] or h.sender, h.date, pr["repo"], pr["ref"], pr["kind"])
+        for author, subject in pr["commits"]:
             key = (normalized_summary(parse_subject(subject)), author.casefold())
             old = out.get(key)
             if old is None or (h.date or 0.0) < (old.date or 0.0):
                 out[key] = pulled
-    return out
+    return out, list(keys.values())
+
+
+_STORE_BASE = "pull-request-v1"  # the reading below: change it when the reading changes
+
+
+def _read_refs(heads: list[MailHead]):
+    from ..sources.mail_refs import read_refs
+
+    return read_refs([(h.ref,) for h in heads])
+
+
+def _read_one(h: MailHead, raw) -> dict | None:
+    """What one candidate mail holds: its pull request or release announcement (repository, ref,
+    kind, the commits' authors and subjects, its From), or None."""
+    from ..mail.headers import header
+    from ..mail.message import all_text, body_text
+    from ..mail.pull_request import parse_pull_request, parse_release
+    from ..sources.files import parse_mail
+
+    msg, _ = parse_mail(raw)
+    text = body_text(msg) if msg is not None else ""
+    kind = "pull-request"
+    pr = parse_pull_request(text) if "repository at" in text else None
+    if pr is None and msg is not None and h.subject.lstrip().upper().startswith("[ANNOUNCE"):
+        pr, kind = parse_release(h.subject, all_text(msg)), "release"
+    if pr is None:
+        return None
+    return {"by": header(msg, "From") or "", "repo": pr.repo_name, "ref": pr.ref, "kind": kind,
+            "commits": [[author, subject] for author, subject in pr.commits]}
+
+
+def _checked(value) -> dict | None:
+    """A stored reading, if it has the shape _read_one writes (else ValueError: read again)."""
+    if value is None:
+        return None
+    if (not isinstance(value, dict) or not all(isinstance(value.get(k), str) for k in ("by", "repo", "kind"))
+            or not (value.get("ref") is None or isinstance(value["ref"], str))
+            or not isinstance(value.get("commits"), list)
+            or not all(isinstance(c, list) and len(c) == 2 and all(isinstance(x, str) for x in c)
+                       for c in value["commits"])):
+        raise ValueError("not a stored pull request")
+    return value
 
 
 def _name(sender: str) -> str:
