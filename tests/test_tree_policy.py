@@ -289,3 +289,23 @@ def test_a_series_split_by_driver_tree_keeps_every_patch_to_one(tmp_path, check_
     mails[1] = Mail(f"[PATCH wireless-next 1/{n}] wifi: convert every driver to the new helper",
                     patch_body("Convert them all.", trailers=sob, diff=wide))
     assert ("info", 1) in spans(mails, "wide.mbox")
+
+
+def test_a_projects_tests_and_documentation_go_to_its_one_tree(tmp_path, check_json):
+    """A project with one tree (nftables on netfilter-devel) takes its tests and documentation
+    where its code goes: the verdict names that tree for each. Near miss: a kernel profile with a
+    fixes tree routes a test patch by its own rules (net-next here, no fix beside it)."""
+    sob = "Signed-off-by: Jane Developer <jane@example.org>"
+    for i, (subject, path) in enumerate((("[nft PATCH] tests: shell: fix the reset test",
+                                          "tests/shell/testcases/sets/reset_command_0"),
+                                         ("[PATCH nft] doc: document the device parameter", "doc/nft.txt"),
+                                         ("[nft PATCH] evaluate: reject the bad set", "src/evaluate.c"))):
+        mail = Mail(subject, patch_body("Explain it.", trailers=sob, diff=_diff(path)),
+                    to="netfilter-devel@vger.kernel.org")
+        res = check_json(write(tmp_path, thread(mail), f"nft{i}.mbox"))
+        assert [p["tree"] for p in res.json["verdict"]["patches"]] == ["nftables"], subject
+        assert res.json["verdict"]["next_step"].endswith("apply it to nftables."), subject
+    test = Mail("[PATCH net-next] selftests: net: cover the bar path",
+                patch_body("Cover it.", trailers=sob, diff=_diff("tools/testing/selftests/net/bar.sh")))
+    res = check_json(write(tmp_path, thread(test), "net.mbox"))
+    assert [p["tree"] for p in res.json["verdict"]["patches"]] == ["net-next"]

@@ -236,9 +236,11 @@ def _first_route(d: _Draft, series: Series, t: _Trees, targets: Mapping[str, Tar
 def _travel(drafts: list[_Draft], t: _Trees) -> list[_Draft]:
     """In a series for the fixes tree that carries a fix, the patches whose diff adds no new work
     travel with the fixes (preparations, a helper the fix uses, the clean-up it builds on), and so
-    do tests without a Fixes tag of their own."""
+    do tests without a Fixes tag of their own. Without a fixes tree (a project with one tree),
+    tests and documentation go where the rest of the project's work goes."""
     if t.fixes is None:
-        return drafts
+        return [replace(d, route=replace(d.route, tree=_test_or_docs_tree(d, t, ())))
+                if d.kind.kind in ("test", "docs") else d for d in drafts]
     name = t.fixes.name
     bound = tuple(d.counter for d in drafts if d.kind.kind == "fix" and d.route.tree == name
                   and d.own is not None and d.own.kind == "fixes")
