@@ -8,6 +8,10 @@ import textwrap
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported when a template is rendered: `--format json` never needs it
+    import jinja2
 
 # CSI/OSC escape sequences and other C0/C1 controls (keep tab and newline).
 _ESCAPES_RE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)?|\x1b.?|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
