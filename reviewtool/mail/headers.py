@@ -227,6 +227,22 @@ def decoded(value: str) -> str:
 
 def mailbox(text: str | None) -> tuple[str, str]:
     """(display name, address) of one mailbox's text, as written (`("", "")` when it holds none)."""
+    if text and len(text) <= _CACHED_MAILBOX:
+        return _mailbox_cached(text)
+    return _mailbox(text)
+
+
+# An archive has a few thousand senders, each read many times; only texts of a mailbox's usual
+# size are kept (4,096 of them at most 512 characters: 2 MB however hostile the headers).
+_CACHED_MAILBOX = 512
+
+
+@lru_cache(maxsize=4096)
+def _mailbox_cached(text: str) -> tuple[str, str]:
+    return _mailbox(text)
+
+
+def _mailbox(text: str | None) -> tuple[str, str]:
     pairs = simple_mailboxes(text or "")
     if pairs is not None and len(pairs) == 1:
         return pairs[0]
