@@ -63,8 +63,9 @@ def patch_spans_trees(series, ctx):
     to be split. The groups are profile data (`separate_paths`; the kernel's by default). A patch
     touching drivers that different driver trees take (the profile's `subtrees`: mt76 and a driver
     merged through wireless-next) is a note: maintainers ask to split it, though a tree-wide
-    mechanical change is applied whole; in a series whose other patches keep to one driver tree
-    each (the author split it by driver), it is a warning: one split was left undone.
+    mechanical change is applied whole; in a series the author split by driver tree (patches of it
+    keep to one driver tree each, two trees or more among them), it is a warning: one split was
+    left undone.
     Source: kernel submitting-patches ("Separate your changes"); devicetree bindings
     submitting-patches ("DT binding patches ... separate"); checkpatch DT_SPLIT_BINDING_PATCH;
     netdev review of DTS-plus-driver patches.
@@ -86,8 +87,8 @@ def patch_spans_trees(series, ctx):
                 parts = [f"{name} ({', '.join(paths[:2])}{', ...' if len(paths) > 2 else ''})"
                          for name, paths in drivers.items()]
                 others = [] if _tree_wide(drivers, ctx.profile) else [c for c in split_by_driver if c != p.counter]
-                why = (f"; the series' other patches keep to one driver tree each, split by tree (patches "
-                       f"{', '.join(map(str, others[:4]))}{', ...' if len(others) > 4 else ''})" if others else "")
+                why = (f"; the series is split by driver tree (patches {', '.join(map(str, others[:4]))}"
+                       f"{', ...' if len(others) > 4 else ''} each keep to one)" if others else "")
                 yield Hit(f"{patch_label(series, p.counter)} touches drivers of different driver trees: "
                           f"{' and '.join(parts)}{why}", patch=p.counter,
                           severity=Severity.WARNING if others else Severity.INFO,
