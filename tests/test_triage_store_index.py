@@ -273,3 +273,41 @@ def test_an_unchanged_mbox_leaves_its_row_alone(tmp_path):
         fh.write(b"\n" + archive_bytes()[:3000])
     index(g, box, scratch=tmp_path)
     assert rowid() != before  # grown: written again
+
+
+def _serial(fn, args):
+    return [fn(*a) for a in args]
+
+
+def test_a_stored_mbox_scanned_in_segments_is_the_whole_scan(tmp_path, monkeypatch):
+    import reviewtool.sources.segments as segmenting
+    from reviewtool.sources.segments import SegmentScan
+    from reviewtool.triage.store_mbox import scan_whole, with_digests
+
+    monkeypatch.setattr(segmenting, "PARALLEL_BYTES", 0)
+    box = tmp_path / "archive.mbox"
+    box.write_bytes(archive_bytes())
+    whole = scan_whole(box, str(box))
+    parts = scan_whole(box, str(box), SegmentScan(parts=3, map=_serial))
+    assert parts.digests is not None and whole.digests is None  # the segments were taken
+    assert len(whole.heads) > 30 and parts.heads == whole.heads and parts.state == whole.state
+    assert list(zip(parts.heads, parts.digests)) == with_digests(box, whole.heads)
+
+
+def test_a_file_written_while_its_segments_are_scanned_is_not_stored(tmp_path, monkeypatch):
+    import reviewtool.sources.segments as segmenting
+    from reviewtool.sources.segments import SegmentScan
+    from reviewtool.triage.store_mbox import scan_whole
+
+    monkeypatch.setattr(segmenting, "PARALLEL_BYTES", 0)
+    box = tmp_path / "archive.mbox"
+    data = archive_bytes()
+    box.write_bytes(data)
+
+    def writing(fn, args):  # another program appends while the workers scan
+        with open(box, "ab") as fh:
+            fh.write(data[: data.index(b"\nFrom ", 10) + 1])
+        return _serial(fn, args)
+
+    scanned = scan_whole(box, str(box), SegmentScan(parts=2, map=writing))
+    assert scanned.state is None and scanned.heads

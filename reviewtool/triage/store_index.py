@@ -34,8 +34,8 @@ from ..sources.newest import Newest, left_out_note
 from ..sources.segments import SegmentScan
 from .store import Guard
 from .store_inbox import epoch_mails
-from .store_keys import code_digest, mail_digest
-from .store_mbox import scan_grown, scan_whole
+from .store_keys import code_digest
+from .store_mbox import scan_grown, scan_whole, with_digests
 
 RACY_S = 2.0  # a file written this recently may still change without its timestamps changing
 
@@ -211,11 +211,12 @@ def _index_whole(f: Path, label: str, scratch: Path, out: Indexed, stat: tuple[l
     cut = gzip_cut(f, path) if path != f else None
     if cut is not None:
         out.limited.append(gzip_note(label, cut))
-    scanned = scan_whole(path, label) if stat is not None and path == f else None
+    scanned = scan_whole(path, label, segmented) if stat is not None and path == f else None
     heads = scanned.heads if scanned is not None else _newest(index_file(path, label, segmented, cut), out)
     out.files_read += 1
     out.mails_read += len(heads)
-    pairs = _with_digests(path, heads)
+    pairs = list(zip(heads, scanned.digests)) if scanned is not None and scanned.digests is not None \
+        else with_digests(path, heads)
     if scanned is not None:
         out.left_out += scanned.left_out
         return _add(out, pairs, scanned.state)
@@ -258,7 +259,7 @@ def _from_store(f: Path, label: str, stored: tuple[str, bytes], sig: list[int], 
     out.files_resumed += 1
     out.mails_read += len(grown.heads)
     unchanged = grown.state is not None and all(grown.state[k] == state[k] for k in ("end", "digest"))
-    return _add(out, old[:-1] + _with_digests(f, grown.heads), None if unchanged else grown.state)
+    return _add(out, old[:-1] + with_digests(f, grown.heads), None if unchanged else grown.state)
 
 
 def _add(out: Indexed, pairs: list[tuple[MailHead, bytes]], state: dict | None = None) -> tuple[str, bytes] | None:
@@ -278,21 +279,6 @@ def _newest(heads, out: Indexed) -> list[MailHead]:
     done = kept.done()
     out.left_out += kept.left_out
     return done
-
-
-def _with_digests(path: Path, heads: list[MailHead]) -> list[tuple[MailHead, bytes]]:
-    """Each mail with the digest of its bytes as the parser gets them (index.raw_mail): an mbox
-    mail's blank lines at its end are not its own, and a mail appended after the last one adds
-    one there."""
-    if not heads:
-        return []
-    with open(path, "rb") as fh:
-        out = []
-        for h in heads:
-            fh.seek(h.ref.offset)
-            data = fh.read(h.ref.length)
-            out.append((h, mail_digest(data.rstrip(b"\n") if h.ref.in_mbox else data)))
-    return out
 
 
 def _stat(f: Path, maildir: bool = False) -> tuple[list[int], bool] | None:

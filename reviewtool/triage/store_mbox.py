@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import InputError
-from ..sources.index import MailHead, probe, scan_mbox
+from ..sources.index import _LINE_PIECE, MailHead, probe, scan_mbox, scan_segment
 from ..sources.newest import Newest
+from ..sources.segments import SegmentScan, segments
+from .store_keys import mail_digest
 
 _CHUNK = 1 << 20
 
@@ -67,6 +70,7 @@ class Scanned:
     heads: list[MailHead]
     state: dict | None  # {"kind": "mbox", "end", "digest"}; None when the bytes read were not contiguous
     left_out: int = 0  # mails read first and left out (sources/newest.py: the mails a run keeps)
+    digests: list[bytes] | None = None  # each head's mail_digest, when the scan took them
 
 
 def _open(f: Path, label: str, h) -> tuple[BinaryIO, _HashingRaw]:
@@ -82,17 +86,67 @@ def _state(raw: _HashingRaw) -> dict | None:
     return None if end is None else {"kind": "mbox", "end": end, "digest": raw.h.hexdigest()}
 
 
-def scan_whole(f: Path, label: str) -> Scanned | None:
-    """Every mail of `f` when it is an mbox (None for a single mail: index_file reads those)."""
+def scan_whole(f: Path, label: str, segmented: SegmentScan | None = None) -> Scanned | None:
+    """Every mail of `f` when it is an mbox (None for a single mail: index_file reads those). With
+    `segmented`, a large mbox is scanned in segments (the workers take all but the first) and the
+    mails come with their digests."""
     fh, raw = _open(f, label, hashlib.sha256())
     with fh:
         kind, skip = probe(fh, label)
         if kind != "mbox":
             return None
+        cuts = segments(str(f), skip, segmented.parts, _LINE_PIECE) if segmented is not None else [(skip, None)]
+        if len(cuts) > 1:
+            return _scan_segments(f, fh, raw, label, skip, cuts, segmented)
         kept: Newest = Newest()
         kept.extend(scan_mbox(str(f), fh, skip, label))
         heads = kept.done()
         return Scanned(heads, _state(raw), kept.left_out)
+
+
+def _scan_segments(f: Path, fh: BinaryIO, raw: _HashingRaw, label: str, skip: int, cuts: list, segmented: SegmentScan) -> Scanned:
+    """scan_whole's mails, the first segment's scanned here and the others' in the workers; the
+    digest is of the whole file, taken here, and stands only if the file did not change meanwhile
+    (a write changes its size, mtime or ctime: store_index only keeps a file not written lately)."""
+    before = _signature(f)
+    later = segmented.map(scan_digested, [(str(f), a, b, skip, label) for a, b in cuts[1:]])
+    own = list(scan_mbox(str(f), fh, skip, label, stop=cuts[0][1]))
+    kept: Newest = Newest()
+    kept.extend(with_digests(f, own))
+    raw.seek(raw.hashed)  # the rest of the file, for its digest
+    while raw.read(_CHUNK):
+        pass
+    for pairs in later:
+        kept.extend(pairs)
+    done = kept.done()
+    state = _state(raw) if _signature(f) == before else None
+    return Scanned([h for h, _ in done], state, kept.left_out, [d for _, d in done])
+
+
+def _signature(f: Path) -> tuple[int, int, int]:
+    st = os.stat(f)
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns
+
+
+def _mail_bytes(fh: BinaryIO, h: MailHead) -> bytes:
+    """A mail's bytes as the parser gets them (index.raw_mail): an mbox mail's blank lines at its
+    end are not its own, and a mail appended after the last one adds one there."""
+    fh.seek(h.ref.offset)
+    data = fh.read(h.ref.length)
+    return data.rstrip(b"\n") if h.ref.in_mbox else data
+
+
+def with_digests(path: Path, heads: list[MailHead]) -> list[tuple[MailHead, bytes]]:
+    """Each mail with the digest of its bytes as the parser gets them."""
+    if not heads:
+        return []
+    with open(path, "rb") as fh:
+        return [(h, mail_digest(_mail_bytes(fh, h))) for h in heads]
+
+
+def scan_digested(path: str, start: int, stop: int | None, skip: int, label: str) -> list[tuple[MailHead, bytes]]:
+    """One segment's mails with their digests (a worker's part of _scan_segments)."""
+    return with_digests(Path(path), scan_segment(path, start, stop, skip, label))
 
 
 def scan_grown(f: Path, label: str, state: dict, old: list[MailHead]) -> Scanned | None:
