@@ -104,7 +104,8 @@ def scan_whole(f: Path, label: str, segmented: SegmentScan | None = None) -> Sca
         return Scanned(heads, _state(raw), kept.left_out)
 
 
-def _scan_segments(f: Path, fh: BinaryIO, raw: _HashingRaw, label: str, skip: int, cuts: list, segmented: SegmentScan) -> Scanned:
+def _scan_segments(f: Path, fh: BinaryIO, raw: _HashingRaw, label: str, skip: int, cuts: list,
+                   segmented: SegmentScan) -> Scanned:
     """scan_whole's mails, the first segment's scanned here and the others' in the workers; the
     digest is of the whole file, taken here, and stands only if the file did not change meanwhile
     (a write changes its size, mtime or ctime: store_index only keeps a file not written lately)."""
