@@ -140,6 +140,12 @@ def test_plain_applied_needs_an_applier(line, words):
     assert tree_parts("the wireless tree") == ("wireless", None)
 
 
+def test_plain_applied_may_name_the_commit():
+    a = read(QUOTE + "Applied as 7db31110438 in net, thanks!\n", sender="John Maintainer <john@kernel.example>")
+    assert (a.state, a.form, a.tree_words, a.commits) == ("applied", "plain-applied", "net", ("7db31110438",))
+    assert read(QUOTE + "Applied as a fix in net, thanks!\n") is None  # not a commit id
+
+
 @pytest.mark.parametrize("body", [
     "> Can you apply this on top?\n\nApplied, and started testing.\n",  # a tester, not a maintainer's word
     "Applied on 5.19 and worked.\n\nAP: QCA9984\n",

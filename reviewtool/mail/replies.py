@@ -283,7 +283,8 @@ def read_reply_text(*, sender: str, date: datetime | str | None, subject: str = 
                 state=state, form=form.name, trust=trust, by=by, sender=who,
                 date=_date(date), msgid=msgid, in_reply_to=in_reply_to or (refs[-1] if refs else None),
                 references=refs, tree_words=tree_words, branch=groups.get("branch") or branch, repo=repo,
-                patches=tuple(patches) or None, commits=tuple(p.commit for p in patches if p.commit),
+                patches=tuple(patches) or None,
+                commits=tuple(p.commit for p in patches if p.commit) or tuple(filter(None, [groups.get("commit")])),
                 count=number(groups["count"]) if groups.get("count") else None,  # bounded: "9" * 5000 is no count
                 reason=_reason(form, own, _own_index(quoted, min(i, end))),
                 evidence=every[i].strip())
