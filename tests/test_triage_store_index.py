@@ -311,3 +311,28 @@ def test_a_file_written_while_its_segments_are_scanned_is_not_stored(tmp_path, m
 
     scanned = scan_whole(box, str(box), SegmentScan(parts=2, map=writing))
     assert scanned.state is None and scanned.heads
+
+
+def test_a_settled_mbox_with_its_signature_unchanged_is_not_read(tmp_path, monkeypatch):
+    from reviewtool.triage import store_index
+
+    monkeypatch.setattr(store_index, "RACY_S", 0.0)
+    data = archive_bytes()
+    box = tmp_path / "archive.mbox"
+    box.write_bytes(data)
+    g = guard(tmp_path)
+    first, _ = index(g, box, scratch=tmp_path)
+    again, _ = index(g, box, scratch=tmp_path)
+    assert (again.files_kept, again.files_resumed, again.mails_read) == (1, 0, 0)
+    assert again.heads == first.heads and again.digests == first.digests
+    st = os.stat(box)
+    at = data.index(b"Subject: ", len(data) // 2) + 9
+    box.write_bytes(data[:at] + bytes([data[at] ^ 0x20]) + data[at + 1:])  # same size, one letter's case
+    os.utime(box, ns=(st.st_atime_ns, st.st_mtime_ns))  # mtime put back: ctime still tells
+    edited, _ = index(g, box, scratch=tmp_path)
+    assert edited.files_kept == 0 and edited.files_read == 1
+    assert edited.heads == full(box, scratch=tmp_path) and edited.heads != first.heads
+    with open(box, "ab") as fh:
+        fh.write(b"\n" + data[:3000])
+    grown, _ = index(g, box, scratch=tmp_path)
+    assert grown.files_resumed == 1 and grown.heads == full(box, scratch=tmp_path)

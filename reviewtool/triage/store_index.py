@@ -195,7 +195,7 @@ def _index_one(f: Path, label: str, scratch: Path, stored: tuple[str, bytes] | N
     no row holds them. `stat` is _stat's answer for a file the store keeps, None for one it does not."""
     if stored is not None and stat is not None:
         try:
-            done = _from_store(f, label, stored, stat[0], out, scratch)
+            done = _from_store(f, label, stored, stat, out, scratch)
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, zlib.error, RecursionError):
             done = False  # a row that does not decode is a miss: the file is read whole, the row replaced
         if done is not False:
@@ -217,22 +217,25 @@ def _index_whole(f: Path, label: str, scratch: Path, out: Indexed, stat: tuple[l
     out.mails_read += len(heads)
     pairs = list(zip(heads, scanned.digests)) if scanned is not None and scanned.digests is not None \
         else with_digests(path, heads)
+    if stat is None:
+        return _add(out, pairs, scanned.state if scanned is not None else None)
+    sig, settled = stat
     if scanned is not None:
         out.left_out += scanned.left_out
-        return _add(out, pairs, scanned.state)
-    if stat is None:
-        return _add(out, pairs)
-    sig, settled = stat
+        return _add(out, pairs, _signed(scanned.state, sig, settled))
     if path != f:  # a gzip: kept while its signature stays (any write changes its ctime), and
         # only when read whole (one cut at its bound is read again, and said, every run)
         return _add(out, pairs, {"kind": "gzip", "sig": sig} if settled and cut is None else None)
     return _add(out, pairs, {"kind": "single", "sig": sig} if settled else None)
 
 
-def _from_store(f: Path, label: str, stored: tuple[str, bytes], sig: list[int], out: Indexed, scratch: Path):
+def _from_store(f: Path, label: str, stored: tuple[str, bytes], stat: tuple[list[int], bool], out: Indexed,
+                scratch: Path):
     """The file's mails from its stored row: None (the row stands), a new row (an mbox that
     grew), or False (read the file whole). A gzip's mails point into the copy it unpacks to,
-    which is made only if something reads them (Indexed.unpack)."""
+    which is made only if something reads them (Indexed.unpack). An mbox whose signature is the
+    one stored (it had settled then) is not read at all, as a single mail's file is not."""
+    sig, settled = stat
     state = json.loads(stored[0])
     if state.get("code") != code_digest() or state.get("cap") != limits().archive_mails:
         return False  # indexed by other code, or keeping another number of mails: its reading may differ
@@ -252,14 +255,25 @@ def _from_store(f: Path, label: str, stored: tuple[str, bytes], sig: list[int], 
         return None
     if state["kind"] != "mbox":
         return False
+    if state.get("sig") == sig:
+        out.files_kept += 1
+        _add(out, _decode(stored[1], f, label))
+        return None
     old = _decode(stored[1], f, label)
     grown = scan_grown(f, label, state, [h for h, _ in old])
     if grown is None:
         return False
     out.files_resumed += 1
     out.mails_read += len(grown.heads)
-    unchanged = grown.state is not None and all(grown.state[k] == state[k] for k in ("end", "digest"))
-    return _add(out, old[:-1] + with_digests(f, grown.heads), None if unchanged else grown.state)
+    new = _signed(grown.state, sig, settled)
+    unchanged = new is not None and all(new.get(k) == state.get(k) for k in ("end", "digest", "sig"))
+    return _add(out, old[:-1] + with_digests(f, grown.heads), None if unchanged else new)
+
+
+def _signed(state: dict | None, sig: list[int], settled: bool) -> dict | None:
+    """An mbox's state with the file's signature when it has settled: the next run that finds the
+    same signature keeps the row without reading the file (any write changes its ctime)."""
+    return {**state, "sig": sig} if state is not None and settled else state
 
 
 def _add(out: Indexed, pairs: list[tuple[MailHead, bytes]], state: dict | None = None) -> tuple[str, bytes] | None:
