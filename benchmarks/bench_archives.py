@@ -216,6 +216,8 @@ def years(args) -> None:
     cold = triage(work, now, "--store", store, "--store-info", cache=cache, memory=True)
     warm = triage(work, now, "--store", store, "--store-info", cache=cache)
     since = triage(work, now, "--no-store", "--since", "14d", cache=cache, memory=True)
+    since_cold = triage(work, now, "--store", keep / "since.sqlite", "--since", "14d", cache=cache, memory=True)
+    (keep / "since.sqlite").unlink(missing_ok=True)
     since_warm = triage(work, now, "--store", store, "--since", "14d", "--store-info", cache=cache)
     added = append_day(work, START + 8 * HALF, 0)
     grown = triage(work, now, "--store", store, "--store-info", cache=cache)
@@ -227,6 +229,7 @@ def years(args) -> None:
     print(row("cold (a new store)", cold, cold, messages, "= --no-store" if cold["out"] == ref["out"] else "DIFFERS"))
     print(row("warm", warm, cold, messages, "= --no-store" if warm["out"] == ref["out"] else "DIFFERS"))
     print(row("--since 14d, no store", since, cold))
+    print(row("--since 14d, a new store", since_cold, cold))
     print(row("--since 14d, warm store", since_warm, cold))
     print(row(f"a day appended ({added} mails)", grown, cold, None,
               "= --no-store" if grown["out"] == grown_ref["out"] else "DIFFERS"))
