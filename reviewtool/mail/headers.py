@@ -95,6 +95,23 @@ def forget_parsed_headers() -> None:
     _parsed_header.cache_clear()
 
 
+# The text of plain header values read before, by (name, value), or that a value is not plain:
+# one building path asks a mail for its Subject, Message-ID and From half a dozen times (grouping,
+# is_patch_mail, b4, the adapter), each ask unfolding, bounding and scanning the value again. Only
+# texts are kept (no parsed header objects: forget_parsed_headers still frees those); the map is
+# emptied when full.
+_PLAIN_FETCHED: dict[tuple[str, str], str] = {}
+_PLAIN_FETCHED_MAX = 32768
+_NOT_PLAIN = "\0not plain"  # remembered for a value within the caps that goes to the parser (its object is not kept)
+
+
+def _remember_plain(name: str, value: str, text: str) -> str:
+    if len(_PLAIN_FETCHED) >= _PLAIN_FETCHED_MAX:
+        _PLAIN_FETCHED.clear()
+    _PLAIN_FETCHED[(name, value)] = text
+    return text
+
+
 class _MailPolicy(email.policy.EmailPolicy):
     """EmailPolicy that parses each distinct header value once.
 
@@ -108,17 +125,26 @@ class _MailPolicy(email.policy.EmailPolicy):
         if hasattr(value, "name"):
             return value
         if isinstance(value, str):
+            text = _PLAIN_FETCHED.get((name, value))
+            if text is not None:
+                return self._parsed(name, value) if text is _NOT_PLAIN else text
             head, rest = bounded(name, value.replace("\r", "").replace("\n", ""))  # unfolded as the policy does
             text = simple_header_text(name, head)
             if text is not None:
-                return text + rest  # what str() of the parsed header gives; nothing reads more of it
+                return _remember_plain(name, value, text + rest)  # str() of the parsed header; nothing reads more
             if rest:  # a value over a cap: its head parsed, the rest as written
                 try:
                     return str(_parsed_header(self, name, head)) + rest
                 except Exception:  # noqa: BLE001 - the parser raises many types on hostile headers
                     return head + rest
-            if name.lower() in _MIME_HEADERS:
-                return _parsed_mime_header(self, name, value)
+            _remember_plain(name, value, _NOT_PLAIN)
+            return self._parsed(name, value)
+        return _parsed_header(self, name, value)
+
+    def _parsed(self, name: str, value: str):
+        """The parsed header of a value within the caps that is not plain."""
+        if name.lower() in _MIME_HEADERS:
+            return _parsed_mime_header(self, name, value)
         return _parsed_header(self, name, value)
 
     def __hash__(self) -> int:
