@@ -81,8 +81,9 @@ class Meaning:
 
     def _live(self, joined: str) -> list[Phrase]:
         low = joined.lower()
+        # map over `__contains__` tests the literals in C: a generator here was a third of `first`.
         return [p for p in self.phrases
-                if p.needs is None or any(n in (low if p.fold else joined) for n in p.needs)]
+                if p.needs is None or any(map((low if p.fold else joined).__contains__, p.needs))]
 
     def _counts(self, text: str, m: re.Match[str], phrase: Phrase) -> bool:
         # Only the words near the phrase qualify it (and a huge sentence costs no more to read).

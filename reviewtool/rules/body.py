@@ -108,6 +108,8 @@ def _only_asides(text: str) -> bool:
     """Nothing but remarks in parentheses ("(foo() does not read this field.)", "(Found by
     inspection.) (Untested.)"): once every parenthesized part is taken out, no word is left.
     A sentence with a remark in it ("Drop it (foo() never reads it).") is a description."""
+    if "(" not in text:
+        return False  # most description lines: the answer below needs a "(" anyway
     depth, outside = 0, []
     for ch in text:
         if ch == "(":

@@ -28,7 +28,7 @@ def _subtree_groups(patch, profile) -> dict[str, list[str]]:
     for f in patch.diff.files:
         if not profile.owns(f.path) or profile.is_docs_path(f.path):
             continue  # documentation travels with the driver it documents
-        subs = [s for s in profile.subtrees if any(f.path.startswith(x) for x in s.paths)]
+        subs = [s for s in profile.subtrees if f.path.startswith(tuple(s.paths))]
         best = max(subs, key=lambda s: max(len(x) for x in s.paths), default=None)
         name = (best.git or best.name).removesuffix(".git") if best else _own_trees(profile)
         out.setdefault(name, []).append(f.path)

@@ -146,12 +146,14 @@ class Profile:
 
     def owns(self, path: str) -> bool:
         """A path the project maintains (a tree tag is expected on patches touching it)."""
-        if any(path.startswith(p) for p in self.excluded_paths):
+        # startswith takes a tuple of prefixes: one C call where a generator cost a frame per prefix
+        # (tuple() returns a tuple as it is, and takes a list a test built).
+        if path.startswith(tuple(self.excluded_paths)):
             return False
-        return any(path.startswith(p) for p in self.paths)
+        return path.startswith(tuple(self.paths))
 
     def is_test_path(self, path: str) -> bool:
-        return any(path.startswith(p) for p in self.test_paths)
+        return path.startswith(tuple(self.test_paths))
 
     def is_docs_path(self, path: str) -> bool:
-        return any(path == p or path.startswith(p) for p in self.docs_paths)
+        return path.startswith(tuple(self.docs_paths))  # a path equal to an entry starts with it

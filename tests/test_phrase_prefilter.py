@@ -1,0 +1,79 @@
+"""The fast paths of the phrase table and the path checks answer as the plain ones do.
+
+`Meaning.first` skips every phrase whose required literal is missing from the texts (tested with
+`map(str.__contains__)`); a plain reading tries every phrase on every text. The profile's path
+checks take a tuple of prefixes in one `startswith`; the plain check tries each prefix in turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from reviewtool.context.phrases import PhraseHit, table
+from reviewtool.context.profiles.profile import Profile
+from reviewtool.rules.body import _only_asides
+
+# Tricky texts: case changes, literals split across texts, negations and contrasts near a phrase,
+# phrases only in the second text, and texts with no phrase at all.
+TEXTS = (
+    ("Fix a NULL pointer dereference in the RX path.",),
+    ("This does not cause a crash.", "But a Use-After-Free happens on resume."),
+    ("We assumed this could not happen, but syzbot hits it.",),
+    ("cleanup", "Remove UNUSED variable", "no functional change intended"),
+    ("Typo fix.", "Fix a memory LEAK when probe fails", "Avoids any future deadlock."),
+    ("KASAN: slab-out-of-bounds in ieee80211_rx", "BUG: kernel NULL pointer dereference, address: 0"),
+    ("Please fix the indentation and resend.", "Applied to wireless-next, thanks!", "NACK"),
+    ("Reported-by: syzbot", "This results in a leak", "this typically results in resource leaks"),
+    ("", " ", "withdrawn", "I'll send a v2 with that fixed"),
+    ("No regression in throughput.", "This is a REGRESSION since v6.0"),
+)
+
+
+def _plain_first(meaning, texts) -> PhraseHit | None:
+    """Every phrase on every text, in text order then phrase order: no literal pre-filter."""
+    for text in texts:
+        for p in meaning.phrases:
+            for m in p.pattern.finditer(text):
+                if meaning._counts(text, m, p):
+                    return PhraseHit(meaning.name, p.id, m.group(0), text, p.whole_series)
+    return None
+
+
+def test_first_matches_the_plain_reading():
+    seen = 0
+    for meaning in table().values():
+        for texts in TEXTS:
+            fast, plain = meaning.first(texts), _plain_first(meaning, texts)
+            assert fast == plain, (meaning.name, texts)
+            seen += fast is not None
+    assert seen >= 10  # the texts do find phrases: the comparison is not of Nones only
+
+
+def test_live_phrases_match_the_generator_check():
+    for meaning in table().values():
+        for texts in TEXTS:
+            joined = " ".join(texts)
+            low = joined.lower()
+            plain = [p for p in meaning.phrases
+                     if p.needs is None or any(n in (low if p.fold else joined) for n in p.needs)]
+            assert meaning._live(joined) == plain
+
+
+def test_path_checks_match_the_prefix_loop():
+    profile = replace(Profile(name="x"), paths=["drivers/net/wireless/", "net/mac80211/"],
+                      excluded_paths=("drivers/net/wireless/ath/ath9k/",), test_paths=["tools/testing/"],
+                      docs_paths=("Documentation/", "MAINTAINERS"))
+    for path in ("drivers/net/wireless/ath/ath9k/main.c", "drivers/net/wireless/mt76/mac.c", "MAINTAINERS",
+                 "MAINTAINERS.bak", "Documentation/x.rst", "tools/testing/a.sh", "net/mac80211", "", "n"):
+        owns = (not any(path.startswith(p) for p in profile.excluded_paths)
+                and any(path.startswith(p) for p in profile.paths))
+        assert profile.owns(path) == owns, path
+        assert profile.is_test_path(path) == any(path.startswith(p) for p in profile.test_paths), path
+        assert profile.is_docs_path(path) == any(path == p or path.startswith(p) for p in profile.docs_paths), path
+
+
+def test_only_asides_without_a_parenthesis_is_false():
+    assert not _only_asides("Drop the unused field.")
+    assert not _only_asides("")
+    assert _only_asides("(Found by inspection.) (Untested.)")
+    assert not _only_asides("Drop it (foo() never reads it).")
