@@ -3,6 +3,7 @@
 `Meaning.first` skips every phrase whose required literal is missing from the texts (tested with
 `map(str.__contains__)`); a plain reading tries every phrase on every text. The profile's path
 checks take a tuple of prefixes in one `startswith`; the plain check tries each prefix in turn.
+`file_owner` picks the profiles that may own files once per series, not once per file.
 """
 
 from __future__ import annotations
@@ -77,3 +78,48 @@ def test_only_asides_without_a_parenthesis_is_false():
     assert not _only_asides("")
     assert _only_asides("(Found by inspection.) (Untested.)")
     assert not _only_asides("Drop it (foo() never reads it).")
+
+
+def test_file_owner_matches_the_per_prefix_reading():
+    from reviewtool.context.profiles.parts import TreeSpec
+    from reviewtool.context.profiles.profile import DEFAULT_DOCS_PATHS
+    from reviewtool.context.profiles.select import _claim, file_owner
+
+    tree = (TreeSpec(name="t", kind="main"),)
+    wifi = replace(Profile(name="wifi"), trees=tree, paths=("drivers/net/wireless/", "net/mac80211/"),
+                   excluded_paths=["drivers/net/wireless/ath/"])  # a list, as a hand-built profile may give
+    ath = replace(Profile(name="ath"), trees=tree, paths=("drivers/net/wireless/ath/",))
+    net = replace(Profile(name="net"), trees=tree, paths=("drivers/net/", "net/"))
+    off = replace(Profile(name="off"), paths=("drivers/",))  # no trees: never an owner
+    profiles = {p.name: p for p in (wifi, ath, net, off)}
+    paths = ("drivers/net/wireless/ath/ath9k/main.c", "drivers/net/wireless/mt76/mac.c", "net/mac80211/rx.c",
+             "net/core/dev.c", "drivers/gpu/x.c", "MAINTAINERS", "MAINTAINERS.bak", "Documentation/a.rst", "")
+
+    def plain_claim(p, path):
+        if any(path.startswith(x) for x in p.excluded_paths):
+            return 0
+        return max((len(x) for x in p.paths if path.startswith(x)), default=0)
+
+    def plain_owner(chosen):
+        chosen = [x for x in dict.fromkeys(chosen) if x]
+        code = [x for x in chosen if not any(x.startswith(d) or x == d for d in DEFAULT_DOCS_PATHS)] or chosen
+        tally = {}
+        for path in code:
+            best = max(((plain_claim(p, path), p.name) for p in profiles.values() if p.trees and p.select_by_files),
+                       default=(0, ""))
+            if best[0]:
+                tally.setdefault(best[1], []).append(path)
+        if not tally:
+            return None
+        name, owned = max(tally.items(), key=lambda kv: len(kv[1]))
+        return (profiles[name], owned[0]) if len(owned) * 2 > len(code) else None
+
+    for p in profiles.values():
+        for path in paths:
+            assert _claim(p, path) == plain_claim(p, path), (p.name, path)
+    owners = set()
+    for n in range(len(paths)):
+        for chosen in (paths[n:], paths[:n + 1], paths[n:n + 3], paths[::n + 1], paths[n:n + 1]):
+            assert file_owner(profiles, chosen) == plain_owner(chosen), chosen
+            owners.add(None if plain_owner(chosen) is None else plain_owner(chosen)[0].name)
+    assert {"wifi", "ath", "net", None} <= owners  # the comparison is not of Nones only

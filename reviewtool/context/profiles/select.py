@@ -20,7 +20,8 @@ def _addresses(recipients: Iterable[str]) -> list[str]:
 
 def _claim(p: Profile, path: str) -> int:
     """How specifically `p` claims `path`: the length of its longest matching prefix (0: not at all)."""
-    if any(path.startswith(x) for x in p.excluded_paths):
+    # one C call each: most profiles claim none of a path, and a generator cost a frame per prefix
+    if not path.startswith(tuple(p.paths)) or path.startswith(tuple(p.excluded_paths)):
         return 0
     return max((len(x) for x in p.paths if path.startswith(x)), default=0)
 
@@ -29,13 +30,13 @@ def file_owner(profiles: dict[str, Profile], paths: Iterable[str]) -> tuple[Prof
     """(profile, an example path) of the profile with trees that most specifically claims more than
     half of the files a series touches, documentation aside (like MAINTAINERS, the longest prefix wins)."""
     paths = [x for x in dict.fromkeys(paths) if x]
-    code = [x for x in paths if not any(x.startswith(d) or x == d for d in DEFAULT_DOCS_PATHS)] or paths
+    code = [x for x in paths if not x.startswith(DEFAULT_DOCS_PATHS)] or paths
     if not code:
         return None
+    candidates = [p for p in profiles.values() if p.trees and p.select_by_files]  # once, not per path
     tally: dict[str, list[str]] = {}
     for path in code:
-        best = max(((_claim(p, path), p.name) for p in profiles.values() if p.trees and p.select_by_files),
-                   default=(0, ""))
+        best = max(((_claim(p, path), p.name) for p in candidates), default=(0, ""))
         if best[0]:
             tally.setdefault(best[1], []).append(path)
     if not tally:
