@@ -10,6 +10,7 @@ from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
 from ..bounded import MAX_COUNT, number
+from .gitdiff import read_git_diff
 from .series import Diff, FileChange
 
 _DIFF_START_RE = re.compile(r"^(diff --git |diff -|Index: |--- \S)", re.M)
@@ -90,9 +91,13 @@ def _changed_lines(lines: list[str], patchset) -> list[tuple[list[str], list[str
 
 
 def _parse_files(diff_text: str):
-    """(unidiff PatchSet, FileChanges). unidiff checks the structure and counts every hunk's lines
+    """(the files as unidiff reads them, FileChanges). A plain git diff is read in one pass
+    (model/gitdiff.py). Otherwise unidiff checks the structure and counts every hunk's lines
     (metadata only); the changed lines are then read from the text. If the two disagree, unidiff
     reads every line itself, as it always did."""
+    files = read_git_diff(diff_text)
+    if files is not None:
+        return files, tuple(_file_change(f, (f.added_lines, f.removed_lines)) for f in files)
     patchset = PatchSet(diff_text, metadata_only=True)
     changed = _changed_lines(diff_text.split("\n"), patchset)
     if changed is None:
