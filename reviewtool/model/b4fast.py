@@ -21,6 +21,7 @@ import codecs
 import copy
 import datetime
 import email.utils
+import re
 from collections import defaultdict
 from functools import lru_cache
 
@@ -148,6 +149,77 @@ def lore_message(b4, msg):
                 trailer.lmsg = lmsg
                 lmsg.trailers.append(trailer)
     return lmsg
+
+
+# b4 0.16's LoreMessage.find_trailers(body, followup=True), its sets and patterns compiled once
+_IGNORED = frozenset({"phone", "mail", "email", "e-mail", "prerequisite-message-id"})
+_HEADER_NAMES = frozenset({"subject", "date", "from"})
+_LINKS = frozenset({"link", "buglink", "closes"})
+_NON_PERSON = _LINKS | {"fixes", "subject", "date", "obsoleted-by", "change-id", "base-commit"}
+_WRAPPED_FIXES_RE = re.compile(r"^(\S+:\s+[\da-f]+\s+\([^)]+)\n([^\n]+\))", re.M)
+_WRAPPED_ADDRESS_RE = re.compile(r"^(\S+:\s+[^<]+)\n(<[^>]+>)$", re.M)
+_TRAILER_LINE_RE = re.compile(r"^\s*(\w\S+):\s+(\S.*)", re.I)
+_PERSON_RE = re.compile(r"\S+@\S+\.\S+")
+_LINK_RE = re.compile(r"https?://")
+_FIXES_HASH_RE = re.compile(r"^[0-9a-f]{6,}")
+_EXTINFO_RE = re.compile(r"(.*\S+)(\s+#[^#]+)$")
+_BRACKETED_RE = re.compile(r"^\s*\[[^]]+]\s*$")
+
+
+def followup_trailers(b4, body: str) -> tuple[list, list[str]]:
+    """b4.LoreMessage.find_trailers(body, followup=True), step for step, with its patterns
+    compiled once and a line without a colon (no trailer) taken as such without a regex: b4
+    looks each pattern up again on every line of a reply, quoted patch included."""
+    body = body.split("\n-- \n", 1)[0].strip() + "\n"
+    body = _WRAPPED_FIXES_RE.sub(r"\1 \2", body)
+    body = _WRAPPED_ADDRESS_RE.sub(r"\1 \2", body)
+    trailers: list = []
+    others: list[str] = []
+    was_trailer = False
+    for line in body.split("\n"):
+        line = line.strip("\r")
+        matches = _TRAILER_LINE_RE.search(line) if ":" in line else None
+        if matches:
+            oname, ovalue = matches.groups()
+            lname = oname.lower()
+            if lname in _IGNORED or (others and lname in _HEADER_NAMES) or not lname.isascii():
+                continue
+            if not _PERSON_RE.search(ovalue) and lname not in _NON_PERSON:
+                continue
+            if _LINK_RE.search(ovalue) and lname not in _LINKS:
+                continue
+            if lname == "fixes" and not _FIXES_HASH_RE.search(ovalue):
+                continue
+            extinfo = None
+            mextinfo = _hashtag_split(ovalue)
+            if mextinfo:
+                ovalue, extinfo = mextinfo
+            was_trailer = True
+            trailers.append(b4.LoreTrailer(name=oname, value=ovalue, extinfo=extinfo))
+            continue
+        if len(line) > 2 and was_trailer and _BRACKETED_RE.search(line):
+            trailers[-1].extinfo = line
+            was_trailer = False
+            continue
+        was_trailer = False
+        others.append(line)
+    return trailers, others
+
+
+def _hashtag_split(value: str) -> tuple[str, str] | None:
+    """_EXTINFO_RE.search(value).groups(), or None, found from the value's last '#' (b4's pattern
+    backtracks in cubic time: most of its scan). The pattern can only split where a run of blanks
+    before the last '#' starts, with something after the '#' and a non-blank before the run."""
+    if "\n" in value:
+        found = _EXTINFO_RE.search(value)
+        return found.groups() if found else None
+    h = value.rfind("#")
+    if h < 2 or h == len(value) - 1 or not value[h - 1].isspace():
+        return None
+    j = h - 1
+    while j > 0 and value[j - 1].isspace():
+        j -= 1
+    return (value[:j], value[j:]) if j > 0 else None
 
 
 _TYPES: dict[object, tuple[str, str | None]] = {}  # a Content-Type field's text -> (type, charset)

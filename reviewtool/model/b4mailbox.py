@@ -7,7 +7,8 @@ finds only for a reply (`if self.reply:` after it; a mail with a diff is never p
 so for a patch mail the scan is thrown away. `_scan_skipped_for` skips exactly those scans: for a
 mail whose subject b4 reads as no reply and whose body b4 finds a diff in. For any other mail read
 here, the scan is skipped where it must find nothing: no line of the body starts as a trailer
-does (four replies in five). Each message is made and added, and each mailbox copied, by
+does (four replies in five); the scans left are b4's, done by b4fast.followup_trailers with its
+patterns compiled once. Each message is made and added, and each mailbox copied, by
 model/b4fast.py (b4's steps, with what depends on a header's text read once per text); every
 other call is b4's own.
 """
@@ -41,7 +42,8 @@ def _install_skip(b4) -> None:
     """Wrap b4's trailer scan once: it answers nothing for a follow-up scan of a body with a diff
     while this thread's _add reads a non-reply, or of a body where no line starts as a trailer
     while it reads any other mail (LoreMessage.__init__, the only follow-up scan, keeps only the
-    trailers); every other call (another thread's, b4's own later reads) is b4's scan unchanged."""
+    trailers), and b4's scan done faster (b4fast.followup_trailers) for the other bodies _add
+    reads; every other call (another thread's, b4's own later reads) is b4's scan unchanged."""
     scan = b4.LoreMessage.__dict__["find_trailers"].__func__
     if getattr(scan, "_reviewtool_skip", False):
         return
@@ -49,8 +51,10 @@ def _install_skip(b4) -> None:
     def find_trailers(body, followup=False):
         if followup and getattr(_SKIPPING, "on", False) and b4.DIFF_RE.search(body):
             return [], []
-        if followup and getattr(_SKIPPING, "mail", False) and not _TRAILER_START_RE.search(body):
-            return [], []
+        if followup and getattr(_SKIPPING, "mail", False):
+            if not _TRAILER_START_RE.search(body):
+                return [], []
+            return b4fast.followup_trailers(b4, body)  # b4's scan, its patterns compiled once
         return scan(body, followup)
 
     find_trailers._reviewtool_skip = True

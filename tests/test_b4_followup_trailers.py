@@ -1,0 +1,105 @@
+"""b4fast.followup_trailers is b4 0.16's follow-up trailer scan (LoreMessage.find_trailers with
+followup=True) with its patterns compiled once: the same trailers, field by field, and the same
+other lines, on every body of the fixtures and the corpus, on odd hand-made ones and on
+generated ones."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import CORPUS
+from reviewtool.model import b4fast
+from reviewtool.sources.b4fetch import init_b4
+from reviewtool.sources.files import load_messages
+from test_b4mailbox import WRAPPED, _bodies
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _b4():
+    init_b4()
+
+
+def _view(found):
+    trailers, others = found
+    return [(t.type, t.name, t.lname, t.value, t.extinfo, t.addr, t.lmsg, t.msg) for t in trailers], others
+
+
+def _unwrapped(b4):
+    """b4's own scan, even with model/b4mailbox's wrapper installed (outside _add the wrapper
+    calls it unchanged)."""
+    return b4.LoreMessage.find_trailers
+
+
+def _same(body):
+    import b4
+
+    assert _view(b4fast.followup_trailers(b4, body)) == _view(_unwrapped(b4)(body, followup=True)), repr(body[:300])
+
+
+ODD = [
+    "Reviewed-by: A <a@b.c>\n[for the foo bits]\n", "Acked-by: A <a@b.c>\nPhone: 1234\n[ext]\n",
+    "Thanks\nFrom: A <a@b.c>\nReviewed-by: A <a@b.c>\n", "From: A <a@b.c>\nSubject: x\n",
+    "Tested-by: A <a@b.c> # on x86\n", "Link: https://lore.kernel.org/r/1\nCc: https://x.y <a@b.c>\n",
+    "Fixes: zzzz (\"x\")\nFixes: 1234abcd (\"net: a\nb\")\n", "Réviewed-by: A <a@b.c>\n",
+    "Reviewed-by: A <mailto:a@b.c> <a@b.c>\n", "Signed-off-by: Long Name\n<long@example.org>\n",
+    "Reviewed-by: A <a@b.c>\r\n\r\n-- \nReviewed-by: B <b@c.d>\n", "   \n\n", "x:y\n", "a: b:\n",
+    "Reviewed-by:\tA <a@b.c>\x0c\n", "Reviewed-by: A <a@b.c>\n[]\n[x]y\n", "Reviewed-by: A <a@b.c>\n[x]\n[y]\n",
+    "Base-Commit: abc\nChange-Id: I123\nObsoleted-by: <1@2>\n", "E-Mail: a@b.c\nBuglink: https://b/1\n",
+    "> Reviewed-by: A <a@b.c>\nReviewed-by: B <b@c.d> # #x\n", "Reviewed-by: A <a@b.c>\u2028Acked-by: B <b@c.d>\n",
+]
+
+
+@pytest.mark.parametrize("body", ODD + WRAPPED)
+def test_odd_bodies(body):
+    _same(body)
+
+
+def test_every_fixture_and_corpus_body():
+    import b4
+
+    count = found = 0
+    bodies = list(_bodies())
+    for path in sorted(p for p in CORPUS.rglob("*") if p.suffix in (".mbox", ".gz")):
+        try:
+            msgs = load_messages(path)
+        except Exception:
+            continue
+        for m in msgs:
+            try:
+                body, _ = b4.LoreMessage.get_payload(m)
+            except Exception:
+                continue
+            bodies.append(body)
+    for body in bodies:
+        _same(body)
+        count += 1
+        found += bool(b4fast.followup_trailers(b4, body)[0])
+    assert count > 500 and found > 50, (count, found)
+
+
+PIECE = st.sampled_from(["Reviewed-by", "Fixes", "Link", "Cc", "From", "Subject", "Phone", "a", ":", ": ", " ",
+                         "\t", "\n", "\r", "<", ">", "a@b.c", "<a@b.c>", "(", ")", "1234abcd", "https://x.y/",
+                         "-- \n", "> ", "#x", " #", "[x]", "[", "]", "é", "\x0c"])
+
+
+@settings(max_examples=800, deadline=None, derandomize=True)
+@given(st.lists(PIECE, max_size=16))
+def test_generated_bodies(parts):
+    _same("".join(parts))
+
+
+@settings(max_examples=1500, deadline=None, derandomize=True)
+@given(st.text(alphabet=st.sampled_from(["#", " ", "\t", "a", "é", "\xa0", "\u2028", "\x0c", "\x1c", "\r", "\n",
+                                         "<", "@"]), max_size=14))
+def test_hashtag_split_is_b4s_pattern(value):
+    found = b4fast._EXTINFO_RE.search(value)
+    assert b4fast._hashtag_split(value) == (found.groups() if found else None)
+
+
+@pytest.mark.parametrize("value", ["A <a@b.c> # v1", "A <a@b.c>#x", "A <a@b.c> #", "# x", " # x", "a # b # c",
+                                   "a #b#", "a\t \u2028#  ", "a  ##x", "x" * 300 + " # y"])
+def test_hashtag_split_odd_values(value):
+    found = b4fast._EXTINFO_RE.search(value)
+    assert b4fast._hashtag_split(value) == (found.groups() if found else None)
