@@ -21,6 +21,7 @@ from ..mail.subject import normalized_summary, parse_subject
 from ..sources.b4fetch import init_b4
 from ..sources.threads import split_reposts
 from .assemble import duplicate_counters, make_patch, make_series, person
+from .b4fast import read_subject
 from .b4mailbox import mailboxes
 from ..mail.footer import strip_list_footer
 from .series import Patch, Reply, Series
@@ -116,7 +117,7 @@ def _canonical_subject(raw: str) -> str | None:
     ours = parse_subject(raw)
     if ours.reply:
         return None
-    theirs = b4.LoreSubject(raw)
+    theirs = read_subject(b4, raw)
     same_counter = ours.counter is None or (ours.counter, ours.expected) == (theirs.counter, theirs.expected)
     if ours.revision == theirs.revision and same_counter and (theirs.patch or not ours.is_patch):
         return None

@@ -48,6 +48,12 @@ def _subject(b4, text: str):
     return b4.LoreSubject(text)
 
 
+def read_subject(b4, text: str):
+    """b4.LoreSubject(text), shared: to be read, never changed (the adapter reads a patch mail's
+    subject as b4 will before handing it over, and the message made of it then finds it read)."""
+    return _subject(b4, text) if usable(b4) else b4.LoreSubject(text)
+
+
 @lru_cache(maxsize=2048)
 def _from(b4, texts: tuple[str, ...]) -> tuple[str, str] | None:
     found = email.utils.getaddresses([b4.LoreMessage.clean_header(t) for t in texts])
