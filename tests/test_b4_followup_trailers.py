@@ -103,3 +103,30 @@ def test_hashtag_split_is_b4s_pattern(value):
 def test_hashtag_split_odd_values(value):
     found = b4fast._EXTINFO_RE.search(value)
     assert b4fast._hashtag_split(value) == (found.groups() if found else None)
+
+
+DIFF = "diff --git a/f.c b/f.c\n--- a/f.c\n+++ b/f.c\n@@ -1 +1 @@\n-a\n+b\n"
+MAILS = [  # (subject, with References, body): b4fast.lore_message must keep exactly b4's trailers
+    ("Re: [PATCH] wifi: x", True, "Like this?\n\n" + DIFF + "\nReviewed-by: A <a@b.c>\n"),
+    ("Re: [PATCH] wifi: x", True, "Reviewed-by: A <a@b.c>\n"),
+    ("[PATCH] wifi: x", True, "Fix it.\n\nSigned-off-by: A <a@b.c>\n---\n" + DIFF),
+    ("[PATCH] wifi: x", True, "Reviewed-by: A <a@b.c>\n"),  # no diff, a trailer: b4 takes it for a reply
+    ("[PATCH] wifi: x", False, "Reviewed-by: A <a@b.c>\n"),
+    ("Aw: [PATCH v2 1/2] y", True, DIFF + "Acked-by: B <b@c.d>\n"),
+]
+
+
+@pytest.mark.parametrize("subject,refs,body", MAILS)
+def test_messages_with_and_without_diffs_keep_b4s_trailers(subject, refs, body):
+    import email
+    import email.policy
+
+    import b4
+
+    from test_b4mailbox import _message_view
+
+    head = f"Message-ID: <2@x>\nSubject: {subject}\nFrom: A <a@b.c>\nDate: Tue, 5 Jul 2022 10:00:00 +0200\n"
+    head += "In-Reply-To: <1@x>\nReferences: <1@x>\n" if refs else ""
+    msg = email.message_from_string(head + "\n" + body, policy=email.policy.default)
+    ours, theirs = b4fast.lore_message(b4, msg), b4.LoreMessage(msg)
+    assert _message_view(ours) == _message_view(theirs)

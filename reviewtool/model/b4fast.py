@@ -146,6 +146,8 @@ def lore_message(b4, msg):
         lmsg.has_diffstat = True
     if b4.DIFF_RE.search(lmsg.body):
         lmsg.has_diff = True
+        if not lmsg.reply:
+            return lmsg  # b4 keeps the follow-up scan's trailers for a reply only, and a diff makes none
     trailers, _others = b4.LoreMessage.find_trailers(lmsg.body, followup=True)
     if trailers and lmsg.references and not lmsg.has_diff and not lmsg.reply:
         lmsg.reply = True
