@@ -64,6 +64,17 @@ ODD = {
     "binary": "diff --git a/fw.bin b/fw.bin\nnew file mode 100644\nindex 0..1\nGIT binary patch\n"
         "literal 3\nKcmZ?wVgLXE2><@\n\nliteral 0\nHcmV?d00001\n\n",
     "binary files differ": "diff --git a/x.bin b/x.bin\nindex 1..2 100644\nBinary files a/x.bin and b/x.bin differ\n",
+    "binary, then a text file": "diff --git a/WHENCE b/WHENCE\nindex 1..2 100644\n--- a/WHENCE\n+++ b/WHENCE\n"
+        "@@ -1 +1,2 @@\n a\n+File: fw.bin\ndiff --git a/fw.bin b/fw.bin\nnew file mode 100644\nindex 0..1\n"
+        "GIT binary patch\nliteral 3\nKcmZ?wVgLXE2><@\n\nliteral 0\nHcmV?d00001\n\n"
+        "diff --git a/g.c b/g.c\n--- a/g.c\n+++ b/g.c\n@@ -1 +1 @@\n-a\n+b\n-- \n2.39.0\n",
+    "binary patch as the unfinished last line": "diff --git a/fw.bin b/fw.bin\nindex 0..1\nGIT binary patch",
+    "binary patch after a hunk": HEAD + "@@ -1 +1 @@\n-a\n+b\nGIT binary patch\nliteral 0\n",
+    "binary patch, a hunk after it": "diff --git a/fw.bin b/fw.bin\nGIT binary patch\nliteral 0\n@@ -1 +1 @@\n-a\n+b\n",
+    "binary file has changed": "diff --git a/x.bin b/x.bin\nBinary file x.bin has changed\n",
+    "binary line of another form": "diff --git a/x.bin b/x.bin\nBinary blob\n--- a/x.bin\n+++ b/x.bin\n",
+    "deleted binary": "diff --git a/x.bin b/x.bin\ndeleted file mode 100644\nindex 1..0\n"
+        "Binary files a/x.bin and /dev/null differ\n",
     "quoted names": 'diff --git "a/sp ace.c" "b/sp ace.c"\n--- "a/sp ace.c"\n+++ "b/sp ace.c"\n@@ -1 +1 @@\n-a\n+b\n',
     "blank in a name": "diff --git a/sp ace.c b/sp ace.c\n--- a/sp ace.c\n+++ b/sp ace.c\n@@ -1 +1 @@\n-a\n+b\n",
     "one name only": "diff --git a/f.c\n--- a/f.c\n+++ b/f.c\n@@ -1 +1 @@\n-a\n+b\n",
@@ -112,8 +123,9 @@ def test_odd_diffs_take_both_paths():
     read = {name for name, text in ODD.items()
             if text.startswith("diff") and read_git_diff(text) is not None}
     assert {"plain", "pure rename", "mode only", "new file", "deleted file", "no newline markers",
-            "carriage returns", "header without hunk", "empty hunk"} <= read
-    assert not read & {"binary", "quoted names", "short hunk", "long hunk", "other target",
+            "carriage returns", "header without hunk", "empty hunk", "binary", "binary files differ",
+            "binary, then a text file", "deleted binary"} <= read
+    assert not read & {"binary patch as the unfinished last line", "binary patch after a hunk", "quoted names", "short hunk", "long hunk", "other target",
                        "hunk after patch info", "new and deleted"}
 
 
@@ -132,7 +144,8 @@ LINE = st.one_of(
                      "+++ b/g", "--- /dev/null", "+++ /dev/null", "diff --git a/f b/f", "diff --git a/g b/h",
                      "diff --git a/f", "new file mode 100644", "deleted file mode 100644", "old mode 100644",
                      "new mode 100755", "index 1..2 100644", "similarity index 100%", "rename from f",
-                     "GIT binary patch", "Binary files a/f and b/f differ", "base-commit: abc"]))
+                     "GIT binary patch", "Binary files a/f and b/f differ", "Binary file f has changed",
+                     "literal 3", "KcmZ?wVgLXE2><@", "base-commit: abc"]))
 
 
 @settings(max_examples=600, deadline=None, derandomize=True)

@@ -3,9 +3,11 @@
 unidiff's metadata parse walks every hunk line, and model/diff.py then walked them again for the
 changed lines: most of a patch mail's parse. This reader does both in one walk, for the shape
 `git format-patch` writes: `diff --git a/X b/Y` headers (no blanks or quotes in the names), the
-usual extended header lines, `---`/`+++`, hunks, and anything after the last hunk that unidiff
-reads as patch info. On anything else (a binary patch, a header unidiff would read differently,
-a hunk that does not add up, which unidiff reports) it answers None and the caller lets unidiff
+usual extended header lines, `---`/`+++`, hunks, a binary patch or `Binary files ... differ`
+line before any hunk (a firmware patch's base85 lines are most of the stretch's unidiff time),
+and anything after the last hunk that unidiff reads as patch info. On anything else (a header
+unidiff would read differently, a hunk that does not add up, which unidiff reports) it answers
+None and the caller lets unidiff
 read the diff, so the reading, and any error, stays unidiff's. Each file answers what
 model/diff.py asks of a unidiff PatchedFile (tests/test_diff_lines.py holds them equal).
 """
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from unidiff.constants import RE_HUNK_HEADER
+from unidiff.constants import RE_BINARY_DIFF, RE_HUNK_HEADER
 
 DEV_NULL = "/dev/null"
 _GIT_HEADER_RE = re.compile(r'diff --git (a/[^\s"]+) (b/[^\s"]+)')
@@ -29,8 +31,8 @@ _NO_NEWLINE = "\\ No newline at end of file"
 class GitFile:
     """One file of the diff: the parts of a unidiff PatchedFile that model/diff.py reads."""
 
-    __slots__ = ("source_file", "target_file", "patch_info", "hunks", "added_lines", "removed_lines")
-    is_binary_file = False  # a binary patch is left to unidiff
+    __slots__ = ("source_file", "target_file", "patch_info", "hunks", "added_lines", "removed_lines",
+                 "is_binary_file")
 
     def __init__(self, source_file: str, target_file: str, header_line: str):
         self.source_file = source_file
@@ -39,6 +41,7 @@ class GitFile:
         self.hunks: list[tuple[int, int, int, int]] = []  # (source start, length, target start, length)
         self.added_lines: list[str] = []
         self.removed_lines: list[str] = []
+        self.is_binary_file = False
 
     def __len__(self) -> int:
         return len(self.hunks)
@@ -97,6 +100,15 @@ def read_git_diff(text: str) -> list[GitFile] | None:
             if i < 0:
                 return None
             in_header = False
+        elif in_header and line == "GIT binary patch":
+            if i == n and not text.endswith("\n"):
+                return None  # unidiff reads an unfinished last line as patch info
+            current.is_binary_file = True
+            current = None  # the base85 lines that follow are patch info of no file to unidiff
+        elif in_header and line.startswith("Binary") and RE_BINARY_DIFF.match(line):
+            current.is_binary_file = True
+            current.patch_info.append(line + "\n")
+            current = None
         elif in_header:
             if not _header_line(line, current):
                 return None
