@@ -21,6 +21,7 @@ from ..mail.subject import normalized_summary, parse_subject
 from ..sources.b4fetch import init_b4
 from ..sources.threads import split_reposts
 from .assemble import duplicate_counters, make_patch, make_series, person
+from . import b4fast
 from .b4fast import read_subject
 from .b4mailbox import mailboxes
 from ..mail.footer import strip_list_footer
@@ -157,10 +158,21 @@ def _reposts(msgs: list[EmailMessage]) -> tuple[Patch, ...]:
     out = []
     for msg in msgs:
         try:
-            out.append(_patch(b4.LoreMessage(msg)))
+            out.append(_patch(_lore_message(b4, msg)))
         except (ValueError, KeyError, AttributeError, LookupError, UnicodeError):
             continue  # an unreadable old copy only means one comparison less
     return tuple(out)
+
+
+def _lore_message(b4, msg: EmailMessage):
+    """b4.LoreMessage(msg), made by b4fast where it can (b4's own scans a patch's whole body for
+    reply trailers it then drops); where b4fast fails, b4 says how."""
+    if b4fast.usable(b4):
+        try:
+            return b4fast.lore_message(b4, msg)
+        except Exception:
+            pass
+    return b4.LoreMessage(msg)
 
 
 def _series_for(lmbx, skipped: list[str], msgs: list[EmailMessage], revision: int, source: str, *,
