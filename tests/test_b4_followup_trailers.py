@@ -5,6 +5,8 @@ generated ones."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -90,18 +92,22 @@ def test_generated_bodies(parts):
     _same("".join(parts))
 
 
+EXTINFO_RE = re.compile(r"(.*\S+)(\s+#[^#]+)$")  # b4's patterns, here only: they are not linear
+PERSON_RE = re.compile(r"\S+@\S+\.\S+")
+BLANKS = ["\t", "\xa0", "\u2028", "\x0c", "\x1c", "\r", "\x85", " "]
+
+
 @settings(max_examples=1500, deadline=None, derandomize=True)
-@given(st.text(alphabet=st.sampled_from(["#", " ", "\t", "a", "é", "\xa0", "\u2028", "\x0c", "\x1c", "\r", "\n",
-                                         "<", "@"]), max_size=14))
+@given(st.text(alphabet=st.sampled_from(["#", "a", "é", "<", "@", *BLANKS]), max_size=14))
 def test_hashtag_split_is_b4s_pattern(value):
-    found = b4fast._EXTINFO_RE.search(value)
+    found = EXTINFO_RE.search(value)
     assert b4fast._hashtag_split(value) == (found.groups() if found else None)
 
 
 @pytest.mark.parametrize("value", ["A <a@b.c> # v1", "A <a@b.c>#x", "A <a@b.c> #", "# x", " # x", "a # b # c",
                                    "a #b#", "a\t \u2028#  ", "a  ##x", "x" * 300 + " # y"])
 def test_hashtag_split_odd_values(value):
-    found = b4fast._EXTINFO_RE.search(value)
+    found = EXTINFO_RE.search(value)
     assert b4fast._hashtag_split(value) == (found.groups() if found else None)
 
 
@@ -130,3 +136,15 @@ def test_messages_with_and_without_diffs_keep_b4s_trailers(subject, refs, body):
     msg = email.message_from_string(head + "\n" + body, policy=email.policy.default)
     ours, theirs = b4fast.lore_message(b4, msg), b4.LoreMessage(msg)
     assert _message_view(ours) == _message_view(theirs)
+
+
+@settings(max_examples=2000, deadline=None, derandomize=True)
+@given(st.text(alphabet=st.sampled_from(["@", ".", "a", "é", "<", ">", *BLANKS]), max_size=12))
+def test_names_an_address_is_b4s_pattern(value):
+    assert b4fast._names_an_address(value) == bool(PERSON_RE.search(value))
+
+
+@pytest.mark.parametrize("value", ["A <a@b.c>", "a@b.c", "@b.c", "a@.c", "a@b.", "a@b.c.", "a @b.c", "a@ b.c",
+                                   "x a@@b.c", "@@b.c", "a@b@c.d", "a@bc", "<a@b.cd>", "a@b..", "a@b.c\u2028x"])
+def test_names_an_address_odd_values(value):
+    assert b4fast._names_an_address(value) == bool(PERSON_RE.search(value))

@@ -167,10 +167,8 @@ _NON_PERSON = _LINKS | {"fixes", "subject", "date", "obsoleted-by", "change-id",
 _WRAPPED_FIXES_RE = re.compile(r"^(\S+:\s+[\da-f]+\s+\([^)]+)\n([^\n]+\))", re.M)
 _WRAPPED_ADDRESS_RE = re.compile(r"^(\S+:\s+[^<]+)\n(<[^>]+>)$", re.M)
 _TRAILER_LINE_RE = re.compile(r"^\s*(\w\S+):\s+(\S.*)", re.I)
-_PERSON_RE = re.compile(r"\S+@\S+\.\S+")
 _LINK_RE = re.compile(r"https?://")
 _FIXES_HASH_RE = re.compile(r"^[0-9a-f]{6,}")
-_EXTINFO_RE = re.compile(r"(.*\S+)(\s+#[^#]+)$")
 _BRACKETED_RE = re.compile(r"^\s*\[[^]]+]\s*$")
 
 
@@ -192,7 +190,7 @@ def followup_trailers(b4, body: str) -> tuple[list, list[str]]:
             lname = oname.lower()
             if lname in _IGNORED or (others and lname in _HEADER_NAMES) or not lname.isascii():
                 continue
-            if not _PERSON_RE.search(ovalue) and lname not in _NON_PERSON:
+            if not _names_an_address(ovalue) and lname not in _NON_PERSON:
                 continue
             if _LINK_RE.search(ovalue) and lname not in _LINKS:
                 continue
@@ -214,13 +212,22 @@ def followup_trailers(b4, body: str) -> tuple[list, list[str]]:
     return trailers, others
 
 
+def _names_an_address(value: str) -> bool:
+    """re.search(r"\S+@\S+\.\S+", value) (b4's test, quadratic on a long run of non-blanks):
+    a word with an '@' after its first character and a '.' at least two characters after that
+    '@', before the word's last character (the first such '@' leaves the most room)."""
+    for word in value.split():  # str.split's blanks are the pattern's \s
+        at = word.find("@", 1)
+        if at >= 0 and "." in word[at + 2:-1]:
+            return True
+    return False
+
+
 def _hashtag_split(value: str) -> tuple[str, str] | None:
-    """_EXTINFO_RE.search(value).groups(), or None, found from the value's last '#' (b4's pattern
-    backtracks in cubic time: most of its scan). The pattern can only split where a run of blanks
-    before the last '#' starts, with something after the '#' and a non-blank before the run."""
-    if "\n" in value:
-        found = _EXTINFO_RE.search(value)
-        return found.groups() if found else None
+    """re.search(r"(.*\S+)(\s+#[^#]+)$", value).groups(), or None, for a value of one line,
+    found from its last '#' (b4's pattern backtracks in cubic time: most of its scan). The
+    pattern can only split where a run of blanks before the last '#' starts, with something after
+    the '#' and a non-blank before the run."""
     h = value.rfind("#")
     if h < 2 or h == len(value) - 1 or not value[h - 1].isspace():
         return None
