@@ -213,7 +213,7 @@ def followup_trailers(b4, body: str) -> tuple[list, list[str]]:
 
 
 def _names_an_address(value: str) -> bool:
-    """re.search(r"\S+@\S+\.\S+", value) (b4's test, quadratic on a long run of non-blanks):
+    r"""re.search(r"\S+@\S+\.\S+", value) (b4's test, quadratic on a long run of non-blanks):
     a word with an '@' after its first character and a '.' at least two characters after that
     '@', before the word's last character (the first such '@' leaves the most room)."""
     for word in value.split():  # str.split's blanks are the pattern's \s
@@ -224,7 +224,7 @@ def _names_an_address(value: str) -> bool:
 
 
 def _hashtag_split(value: str) -> tuple[str, str] | None:
-    """re.search(r"(.*\S+)(\s+#[^#]+)$", value).groups(), or None, for a value of one line,
+    r"""re.search(r"(.*\S+)(\s+#[^#]+)$", value).groups(), or None, for a value of one line,
     found from its last '#' (b4's pattern backtracks in cubic time: most of its scan). The
     pattern can only split where a run of blanks before the last '#' starts, with something after
     the '#' and a non-blank before the run."""
