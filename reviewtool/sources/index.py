@@ -290,6 +290,11 @@ def scan_mbox(path: str, fh: BinaryIO, start: int, label: str, first_line: bytes
         os.close(fd)
 
 
+def mbox_segments(path: str, skip: int, parts: int) -> list[tuple[int, int | None]]:
+    """segments.segments() cut where scan_mbox, reading lines in pieces of _LINE_PIECE, would cut."""
+    return segments(path, skip, parts, _LINE_PIECE)
+
+
 def scan_segment(path: str, start: int, stop: int | None, skip: int, label: str) -> list[MailHead]:
     """The mails of one segment (segments()) of an mbox."""
     with open(path, "rb") as fh:
@@ -353,7 +358,7 @@ def index_file(path: Path, label: str | None = None, segmented: SegmentScan | No
     with fh:
         kind, skip = probe(fh, name)
         if kind == "mbox":
-            cuts = segments(str(path), skip, segmented.parts, _LINE_PIECE) \
+            cuts = mbox_segments(str(path), skip, segmented.parts) \
                 if segmented is not None and cap is None else [(skip, None)]
             later = segmented.map(scan_segment, [(str(path), a, b, skip, name) for a, b in cuts[1:]]) \
                 if len(cuts) > 1 else ()

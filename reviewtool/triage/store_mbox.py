@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import InputError
-from ..sources.index import _LINE_PIECE, MailHead, probe, scan_mbox, scan_segment
+from ..sources.index import MailHead, mbox_segments, probe, scan_mbox, scan_segment
 from ..sources.newest import Newest
-from ..sources.segments import SegmentScan, segments
+from ..sources.segments import SegmentScan
 from .store_keys import mail_digest
 
 _CHUNK = 1 << 20
@@ -95,7 +95,7 @@ def scan_whole(f: Path, label: str, segmented: SegmentScan | None = None) -> Sca
         kind, skip = probe(fh, label)
         if kind != "mbox":
             return None
-        cuts = segments(str(f), skip, segmented.parts, _LINE_PIECE) if segmented is not None else [(skip, None)]
+        cuts = mbox_segments(str(f), skip, segmented.parts) if segmented is not None else [(skip, None)]
         if len(cuts) > 1:
             return _scan_segments(f, fh, raw, label, skip, cuts, segmented)
         kept: Newest = Newest()
