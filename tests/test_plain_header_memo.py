@@ -52,3 +52,12 @@ def test_full_map_is_emptied(monkeypatch):
     headers._PLAIN_FETCHED.clear()
     _texts(email.message_from_bytes(RAW, policy=MAIL_POLICY))
     assert len(headers._PLAIN_FETCHED) <= 2
+
+
+def test_long_values_are_not_remembered():
+    headers._PLAIN_FETCHED.clear()
+    subject = "[PATCH] " + " ".join(["word"] * 400)
+    msg = email.message_from_bytes(b"Subject: " + subject.encode() + b"\r\nFrom: a@example.org\r\n\r\nbody\r\n",
+                                   policy=MAIL_POLICY)
+    assert str(msg["Subject"]) == subject and str(msg["From"]) == "a@example.org"
+    assert [k for k, _ in headers._PLAIN_FETCHED] == ["From"]  # the 2,000-character Subject is read each time

@@ -101,11 +101,14 @@ def forget_parsed_headers() -> None:
 # texts are kept (no parsed header objects: forget_parsed_headers still frees those); the map is
 # emptied when full.
 _PLAIN_FETCHED: dict[tuple[str, str], str] = {}
-_PLAIN_FETCHED_MAX = 32768
+_PLAIN_FETCHED_MAX = 8192
+_PLAIN_FETCHED_CHARS = 1024  # longer values are read each time: the map holds at most ~16 MB of them
 _NOT_PLAIN = "\0not plain"  # remembered for a value within the caps that goes to the parser (its object is not kept)
 
 
 def _remember_plain(name: str, value: str, text: str) -> str:
+    if len(value) > _PLAIN_FETCHED_CHARS:
+        return text
     if len(_PLAIN_FETCHED) >= _PLAIN_FETCHED_MAX:
         _PLAIN_FETCHED.clear()
     _PLAIN_FETCHED[(name, value)] = text
