@@ -73,7 +73,8 @@ def _setup_key(cfg: dict[str, str]) -> tuple:
     of the current directory's repository (by mtime). Equal keys give b4 the same configuration."""
     import os
 
-    env = _git_environment(os)
+    env = tuple(sorted((k, v) for k, v in os.environ.items()
+                       if k.startswith("GIT_") or k in ("HOME", "XDG_CONFIG_HOME")))
     try:
         cwd = os.getcwd()
     except OSError:
@@ -86,19 +87,6 @@ def _setup_key(cfg: dict[str, str]) -> tuple:
         except OSError:
             files.append((path, None))
     return tuple(sorted(cfg.items())), env, cwd, tuple(files)
-
-
-def _git_environment(os) -> tuple:
-    """The GIT_* variables, HOME and XDG_CONFIG_HOME, sorted. On POSIX they are read from
-    os.environ's encoded store: reading os.environ itself decodes every variable's name and value,
-    two thirds of what an unchanged set-up cost per series (tests/test_b4fetch_setup.py holds both
-    readings equal)."""
-    data = getattr(os.environ, "_data", None)
-    if os.name != "posix" or not isinstance(data, dict) or not all(isinstance(k, bytes) for k in data):
-        return tuple(sorted((k, v) for k, v in os.environ.items()
-                            if k.startswith("GIT_") or k in ("HOME", "XDG_CONFIG_HOME")))
-    return tuple(sorted((os.fsdecode(k), os.fsdecode(v)) for k, v in data.items()
-                        if k.startswith(b"GIT_") or k in (b"HOME", b"XDG_CONFIG_HOME")))
 
 
 T = TypeVar("T")
