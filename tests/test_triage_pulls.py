@@ -156,3 +156,31 @@ def test_a_stored_run_reads_each_pull_request_once(tmp_path, cli, monkeypatch):
     with sqlite3.connect(store) as db:
         db.execute("UPDATE reviews SET head = 'not json' WHERE key LIKE 'pull:%'")
     assert status() == "applied" and read == ["pr@example.org"] * 2
+
+
+def test_a_summary_finds_the_first_commit_it_ends_a_prefixed_summary_of():
+    """The lookup by the summary's tail gives what a scan of the author's commits in order gives:
+    the exact summary first, else the first commit whose summary ends with it (a prefix the
+    maintainer added), never one that only shares the tail."""
+    from reviewtool.triage.pulls import MIN_SUMMARY, Pulled, _AuthorPulls
+
+    def pulled(n: int) -> Pulled:
+        return Pulled(f"<p{n}@x>", f"pull {n}", KALLE, float(n), "wireless-next.git", None)
+
+    commits = [("wifi: mt76: fix the bar flags", pulled(1)), ("mt76: fix the bar flags", pulled(2)),
+               ("net: mt76: fix the bar flags", pulled(3)), ("unrelated xfix the bar flags", pulled(4)),
+               ("short", pulled(5))]
+    author = _AuthorPulls()
+    for s, p in commits:
+        author.add(s, p)
+
+    def scan(summary: str) -> Pulled | None:
+        exact = dict(commits).get(summary)
+        return exact or next((p for s, p in commits if s.endswith(summary)), None)
+
+    for summary in ("mt76: fix the bar flags", "fix the bar flags", "wifi: mt76: fix the bar flags",
+                    "xfix the bar flags", "the bar flags!", "nothing like this at all"):
+        assert len(summary) >= MIN_SUMMARY
+        assert author.lookup(summary) == scan(summary), summary
+    assert author.lookup("fix the bar flags") == pulled(1)  # the first in order, not the shortest
+    assert author.lookup("mt76: fix the bar flags") == pulled(2)  # the exact one before any it ends

@@ -144,15 +144,26 @@ def _name(sender: str) -> str:
     return mailbox(sender)[0].strip().strip('"').casefold()
 
 
-def _lookup(pulls: dict[tuple[str, str], Pulled], summary: str, author: str) -> Pulled | None:
-    found = pulls.get((summary, author))
-    if found is not None:
-        return found
-    # maintainers add a prefix as they apply ("wifi: " before "mt76: ..."): one ending with the other
-    for (s, a), p in pulls.items():
-        if a == author and (s.endswith(" " + summary) or s.endswith(": " + summary) or s.endswith(summary)):
-            return p
-    return None
+class _AuthorPulls:
+    """One author's pull-requested commits: by summary, and by the summary's last MIN_SUMMARY
+    characters, the only ones a summary it ends with can have (every summary looked up is that
+    long), each list in the order the commits were found."""
+
+    def __init__(self) -> None:
+        self.exact: dict[str, Pulled] = {}
+        self.tails: dict[str, list[tuple[str, Pulled]]] = {}
+
+    def add(self, summary: str, p: Pulled) -> None:
+        self.exact[summary] = p
+        self.tails.setdefault(summary[-MIN_SUMMARY:], []).append((summary, p))
+
+    def lookup(self, summary: str) -> Pulled | None:
+        """The commit of this summary; else the first whose summary ends with it: maintainers add
+        a prefix as they apply ("wifi: " before "mt76: ...")."""
+        found = self.exact.get(summary)
+        if found is not None:
+            return found
+        return next((p for s, p in self.tails.get(summary[-MIN_SUMMARY:], ()) if s.endswith(summary)), None)
 
 
 def pulled_groups(groups: list[SeriesGroup], heads: list[MailHead],
@@ -161,9 +172,10 @@ def pulled_groups(groups: list[SeriesGroup], heads: list[MailHead],
     if not pulls:
         return {}
     by_ref = {h.ref: h for h in heads}
-    by_author: dict[str, dict[tuple[str, str], Pulled]] = {}
+    by_author: dict[str, _AuthorPulls] = {}
     for (s, a), p in pulls.items():
-        by_author.setdefault(a, {})[(s, a)] = p
+        by_author.setdefault(a, _AuthorPulls()).add(s, p)
+    nobody = _AuthorPulls()
     out: dict[int, Pulled] = {}
     for g in groups:
         patches = []
@@ -176,7 +188,7 @@ def pulled_groups(groups: list[SeriesGroup], heads: list[MailHead],
                 patches.append((normalized_summary(s), _name(h.sender), h))
         if not patches or any(len(summary) < MIN_SUMMARY for summary, _, _ in patches):
             continue
-        found = [_lookup(by_author.get(author, {}), summary, author) for summary, author, _ in patches]
+        found = [by_author.get(author, nobody).lookup(summary) for summary, author, _ in patches]
         if any(f is None for f in found):
             continue
         last = max(found, key=lambda p: p.date or 0.0)
