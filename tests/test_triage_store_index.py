@@ -63,6 +63,7 @@ def test_a_grown_mbox_is_read_from_where_the_last_run_stopped_and_equals_the_ful
         assert grown.mails_read < len(grown.heads) - len(first.heads) + 3  # not the old mails again
         again, _ = index(g, box, scratch=tmp_path)
         assert again.heads == grown.heads and again.digests == grown.digests and again.mails_read == 1
+        assert again.mails_new == 0 and grown.mails_new == len(grown.heads) - len(first.heads) + (grown.heads[len(first.heads) - 1] != first.heads[-1])
         g.close()
 
 
@@ -336,3 +337,43 @@ def test_a_settled_mbox_with_its_signature_unchanged_is_not_read(tmp_path, monke
         fh.write(b"\n" + data[:3000])
     grown, _ = index(g, box, scratch=tmp_path)
     assert grown.files_resumed == 1 and grown.heads == full(box, scratch=tmp_path)
+
+
+def test_a_mbox_grown_day_by_day_keeps_its_row_as_parts_and_equals_the_full_index(tmp_path, monkeypatch):
+    """Each growth adds a part to the file's row (the old row's bytes kept as they were) until the
+    row has MAX_PARTS, when it is written as one again; every run's mails are the full index's."""
+    from reviewtool.triage import index_rows
+
+    monkeypatch.setattr(index_rows, "MAX_PARTS", 3)
+    data = archive_bytes()
+    ends = [i + 1 for i in range(len(data)) if data.startswith(b"\nFrom ", i)][::4][1:8] + [len(data)]
+    box = tmp_path / "archive.mbox"
+    g = guard(tmp_path / "s")
+
+    def row() -> bytes:
+        return g.store.files(os.path.realpath(box))[os.path.realpath(box)][1]
+
+    blobs = []
+    for end in ends:
+        box.write_bytes(data[:end])
+        got, _ = index(g, box, scratch=tmp_path)
+        assert got.heads == full(box, scratch=tmp_path), end
+        blobs.append(row())
+        assert index_rows.decode_rows(blobs[-1], box, str(box)) == list(zip(got.heads, map(got.digests.get, (h.ref for h in got.heads))))
+    parts = [index_rows._parts(b) for b in blobs]
+    assert parts == [1, 2, 3, 1, 2, 3, 1, 2][:len(blobs)]
+    assert blobs[1].startswith(blobs[0]) and blobs[2].startswith(blobs[1])  # the old part kept, not re-encoded
+
+
+def test_a_row_cut_short_is_read_whole_again(tmp_path):
+    data = archive_bytes()
+    box = tmp_path / "archive.mbox"
+    box.write_bytes(data[: len(data) // 2])
+    g = guard(tmp_path)
+    index(g, box, scratch=tmp_path)
+    key = os.path.realpath(box)
+    state, blob = g.store.files(key)[key]
+    g.store.save_files(key, [(key, state, blob[:-7])], set())
+    box.write_bytes(data)
+    again, _ = index(g, box, scratch=tmp_path)
+    assert again.heads == full(box, scratch=tmp_path) and (again.files_read, again.files_resumed) == (1, 0)

@@ -20,8 +20,8 @@ import json
 import os
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import repeat
 from pathlib import Path
 
 from ..errors import InputError
@@ -33,9 +33,10 @@ from ..sources.input_files import gzip_cut, gzip_note, is_gzip, mail_files, unpa
 from ..sources.newest import Newest, left_out_note
 from ..sources.segments import SegmentScan
 from .store import Guard
+from .index_rows import append_rows, decode_rows, encode_rows
 from .store_inbox import epoch_mails
 from .store_keys import code_digest
-from .store_mbox import scan_grown, scan_whole, with_digests
+from .store_mbox import PrefixDigest, scan_grown, scan_whole, with_digests
 
 RACY_S = 2.0  # a file written this recently may still change without its timestamps changing
 
@@ -52,6 +53,7 @@ class Indexed:
     files_resumed: int = 0  # mboxes read from where the last run stopped
     files_kept: int = 0  # single-mail files not read at all
     mails_read: int = 0  # mails whose headers were read this run
+    mails_new: int = 0  # of those, mails other than the ones the store held (a grown mbox's last is read again)
     used_files: list[str] = field(default_factory=list)
     packed: dict[Path, Path] = field(default_factory=dict)  # unpacked copy -> gzip, not unpacked yet
     # Per file, in order: (the path its mails carry, its label, the store's row of its mails);
@@ -148,6 +150,7 @@ def _index_inbox(p: Path, label: str, guard: Guard, out: Indexed) -> None:
         out.files_resumed += got.how == "resumed"
         out.files_read += got.how == "read"
         out.mails_read += got.read
+        out.mails_new += got.read
         fresh = _add(out, got.pairs, got.state)
         if fresh is not None:
             rows.append((key, *fresh))
@@ -169,7 +172,7 @@ def _stored_epoch(row: tuple[str, bytes] | None, repo: Path, label: str) -> tupl
         state = json.loads(row[0])
         if state.get("code") != code_digest() or state.get("cap") != limits().archive_mails:
             return None, None
-        return state, _decode(row[1], repo, label)
+        return state, decode_rows(row[1], repo, label)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, zlib.error, RecursionError):
         return None, None
 
@@ -215,6 +218,7 @@ def _index_whole(f: Path, label: str, scratch: Path, out: Indexed, stat: tuple[l
     heads = scanned.heads if scanned is not None else _newest(index_file(path, label, segmented, cut), out)
     out.files_read += 1
     out.mails_read += len(heads)
+    out.mails_new += len(heads)
     pairs = list(zip(heads, scanned.digests)) if scanned is not None and scanned.digests is not None \
         else with_digests(path, heads)
     if stat is None:
@@ -245,11 +249,11 @@ def _from_store(f: Path, label: str, stored: tuple[str, bytes], stat: tuple[list
         out.files_kept += 1
         if state["kind"] == "error":
             raise _StoredError(state["message"])
-        _add(out, _decode(stored[1], f, label))
+        _add(out, decode_rows(stored[1], f, label))
         return None
     if state["kind"] == "gzip" and state["sig"] == sig:
         target = unpacked_path(f, scratch)
-        _add(out, _decode(stored[1], target, label))
+        _add(out, decode_rows(stored[1], target, label))
         out.packed[target] = f
         out.files_kept += 1
         return None
@@ -257,17 +261,21 @@ def _from_store(f: Path, label: str, stored: tuple[str, bytes], stat: tuple[list
         return False
     if state.get("sig") == sig:
         out.files_kept += 1
-        _add(out, _decode(stored[1], f, label))
+        _add(out, decode_rows(stored[1], f, label))
         return None
-    old = _decode(stored[1], f, label)
-    grown = scan_grown(f, label, state, [h for h, _ in old])
+    prefix = PrefixDigest(f, state["end"]) if isinstance(state.get("end"), int) else None
+    old = decode_rows(stored[1], f, label)
+    grown = scan_grown(f, label, state, [h for h, _ in old], prefix)
     if grown is None:
         return False
     out.files_resumed += 1
     out.mails_read += len(grown.heads)
     new = _signed(grown.state, sig, settled)
     unchanged = new is not None and all(new.get(k) == state.get(k) for k in ("end", "digest", "sig"))
-    return _add(out, old[:-1] + with_digests(f, grown.heads), None if unchanged else new)
+    read = with_digests(f, grown.heads)
+    out.mails_new += len(read) - (read[:1] == old[-1:])
+    whole = old[:-1] + read
+    return _add(out, whole, None if unchanged else new, lambda: append_rows(stored[1], 1, read, whole))
 
 
 def _signed(state: dict | None, sig: list[int], settled: bool) -> dict | None:
@@ -276,14 +284,17 @@ def _signed(state: dict | None, sig: list[int], settled: bool) -> dict | None:
     return {**state, "sig": sig} if state is not None and settled else state
 
 
-def _add(out: Indexed, pairs: list[tuple[MailHead, bytes]], state: dict | None = None) -> tuple[str, bytes] | None:
-    """Put the mails into `out`; the row that stores them with `state` (None: store nothing)."""
+def _add(out: Indexed, pairs: list[tuple[MailHead, bytes]], state: dict | None = None,
+         blob: Callable[[], bytes] | None = None) -> tuple[str, bytes] | None:
+    """Put the mails into `out`; the row that stores them with `state` (None: store nothing),
+    its mails encoded by `blob` when given (an appended row), else whole."""
     for h, d in pairs:
         out.heads.append(h)
         out.digests[h.ref] = d
     if state is None:
         return None
-    return json.dumps({**state, "code": code_digest(), "cap": limits().archive_mails}), _encode(pairs)
+    return (json.dumps({**state, "code": code_digest(), "cap": limits().archive_mails}),
+            blob() if blob is not None else encode_rows(pairs))
 
 
 def _newest(heads, out: Indexed) -> list[MailHead]:
@@ -313,37 +324,4 @@ def _error_row(f: Path, label: str, message: str, maildir: bool) -> tuple[str, b
         return None
     state = {"kind": "error", "sig": stat[0], "label": label, "message": message, "code": code_digest(),
              "cap": limits().archive_mails}
-    return json.dumps(state), _encode([])
-
-
-def _encode(pairs: list[tuple[MailHead, bytes]]) -> bytes:
-    rows = [[h.ref.offset, h.ref.length, h.ref.in_mbox, h.ref.mboxrd, h.ref.format_patch, h.msgid, h.parents,
-             h.in_reply_to, h.subject, h.sender, h.date, h.change_id, h.synthesized, d.hex(), h.paths,
-             h.sketch.hex(), h.has_diff, h.list_id, h.ref.blob] for h, d in pairs]
-    # surrogatepass: headers with undecodable bytes keep them as lone surrogates, and so does the row
-    return zlib.compress(json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"), 1)
-
-
-def _decode(blob: bytes, f: Path, label: str) -> list[tuple[MailHead, bytes]]:
-    """The row's mails; ValueError when it does not decode to mails (its CRC only says it is the
-    row that was written)."""
-    path = str(f)
-    out = []
-    # JSON gives exact types (no subclasses but bool's of int), so `type(x) is T` is the check
-    for off, length, in_mbox, rd, fp, msgid, parents, irt, subject, sender, date, cid, synth, d, paths, sk, diff, lid, obj \
-            in json.loads(zlib.decompress(blob).decode("utf-8", "surrogatepass")):
-        if not (type(off) is int and type(length) is int and off >= 0 and length >= 0
-                and type(in_mbox) is bool and type(rd) is bool and type(fp) is bool and type(synth) is bool
-                and type(diff) is bool
-                and type(msgid) is str and type(subject) is str and type(sender) is str and type(d) is str
-                and type(sk) is str
-                and type(paths) is list and all(map(isinstance, paths, repeat(str)))
-                and (irt is None or type(irt) is str) and (cid is None or type(cid) is str)
-                and (lid is None or type(lid) is str) and type(obj) is str
-                and type(parents) is list and all(map(isinstance, parents, repeat(str)))
-                and (date is None or type(date) is float or type(date) is int)):
-            raise ValueError("not a mail of the index")
-        ref = MailRef(path, off, length, in_mbox, rd, fp, label, obj)
-        out.append((MailHead(ref, msgid, tuple(parents), irt, subject, sender, date, cid, synth, tuple(paths),
-                             bytes.fromhex(sk), diff, lid), bytes.fromhex(d)))
-    return out
+    return json.dumps(state), encode_rows([])

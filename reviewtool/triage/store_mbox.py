@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -150,15 +151,51 @@ def scan_digested(path: str, start: int, stop: int | None, skip: int, label: str
     return with_digests(Path(path), scan_segment(path, start, stop, skip, label))
 
 
-def scan_grown(f: Path, label: str, state: dict, old: list[MailHead]) -> Scanned | None:
+class PrefixDigest:
+    """The digest of a file's first `end` bytes, taken in a thread while the caller decodes the
+    file's stored row: reads and hashlib release the GIL, so on two cores the check costs nothing
+    the decoding did not. result() is the hash object, None when the file is shorter or unreadable."""
+
+    def __init__(self, f: Path, end: int):
+        self._h = None
+        self._thread = threading.Thread(target=self._run, args=(f, end), daemon=True)
+        self._thread.start()
+
+    def _run(self, f: Path, end: int) -> None:
+        h, done, buf = hashlib.sha256(), 0, bytearray(_CHUNK)
+        try:
+            with io.FileIO(f, "rb") as raw:
+                while done < end:
+                    n = raw.readinto(memoryview(buf)[:min(_CHUNK, end - done)])
+                    if not n:
+                        return  # shorter than what was indexed
+                    h.update(memoryview(buf)[:n])
+                    done += n
+        except OSError:
+            return
+        self._h = h
+
+    def result(self):
+        self._thread.join()
+        return self._h
+
+
+def scan_grown(f: Path, label: str, state: dict, old: list[MailHead],
+               prefix: PrefixDigest | None = None) -> Scanned | None:
     """The mails of an mbox after the old ones but the last (the last one again first), when its
-    first state["end"] bytes are those indexed; None when it must be read whole."""
+    first state["end"] bytes are those indexed; None when it must be read whole. `prefix`: the
+    digest of those bytes, already being taken."""
     end = state["end"]
     try:
         fh, raw = _open(f, label, hashlib.sha256())
     except InputError:
         return None
     with fh:
+        if prefix is not None:
+            h = prefix.result()
+            if h is None:
+                return None
+            raw.h, raw.hashed = h, end
         while raw.hashed < end:  # unbuffered and exact: the digest must stop at `end`
             if not raw.read(min(_CHUNK, end - raw.hashed)):
                 return None  # shorter than what was indexed
