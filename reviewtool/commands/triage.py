@@ -166,6 +166,8 @@ def triage(
             labels.append(f"search: {query}")
         with _status(show, "Reading the archive …"):
             indexed = index_archive(paths, Path(scratch), guard, skipped_files, scratch_labels, segment_scan(pool, opts.jobs))
+            if deferred and indexed.mails_new:  # new mail: its series will be reviewed, so fork now
+                pool = stack.enter_context(_late_pool(opts))
             warm_pool(pool, opts.jobs)  # the workers load b4 and the rules while the archive is grouped
             grouping, grouping_key = grouped(indexed, guard)
         if not grouping.messages:
@@ -177,7 +179,7 @@ def triage(
         plan = reuse.plan(grouping.series, opts, guard, indexed.digests)
         if plan.todo:
             indexed.unpack()  # a gzip whose index the store gave: its mails are read now
-            if deferred:
+            if deferred and pool is None:
                 pool = stack.enter_context(_late_pool(opts))
         later: dict = {}
 
