@@ -104,11 +104,18 @@ def is_reply_subject(raw: str) -> bool:
     return bool(_REPLY_RE.match(" ".join((raw or "").split())))
 
 
-@lru_cache(maxsize=8192)  # thread grouping, the adapter and rules parse the same subjects again and again
 def parse_subject(raw: str, list_name: str | None = None) -> Subject:
     """`list_name`: the name of the list that delivered the mail (its List-Id's first label,
     list_name_of): a first bracket that is that name, before the PATCH bracket, is the list's
     prefix whatever its shape (`[LTP] [PATCH v2]` from ltp.lists.example.org)."""
+    if list_name is not None and not any(c.isspace() for c in list_name) \
+            and list_name.casefold() not in (raw or "").casefold():
+        list_name = None  # not in the subject, so no bracket of it: one remembered parse for all callers
+    return _parse_subject(raw, list_name)
+
+
+@lru_cache(maxsize=8192)  # thread grouping, the adapter and rules parse the same subjects again and again
+def _parse_subject(raw: str, list_name: str | None = None) -> Subject:
     raw = " ".join((raw or "").split())
     text = raw
     reply = False
