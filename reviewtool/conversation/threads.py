@@ -107,9 +107,7 @@ def threads_of(heads: list[MailHead]) -> list[PatchThread]:
             continue  # the same mail twice (cross-posted archives): b4 dedupes too
         seen.add(h.msgid)
         kept.append(h)
-        uf.find(h.msgid)
-        for p in h.parents:
-            uf.union(h.msgid, p)
+        uf.join(h.msgid, h.parents)
         if h.synthesized and (h.ref.format_patch or "[PATCH" in h.subject.upper()):
             synthesized_root = synthesized_root or h.msgid
             uf.union(synthesized_root, h.msgid)

@@ -100,8 +100,9 @@ def _tokens(group: str) -> list[str]:
 
 def is_reply_subject(raw: str) -> bool:
     """parse_subject(raw).reply, without the rest of the parse: thread grouping asks it of every
-    mail of an archive, and most are replies, which it need not parse further."""
-    return bool(_REPLY_RE.match(" ".join((raw or "").split())))
+    mail of an archive, and most are replies, which it need not parse further. The pattern's
+    blanks are any run of whitespace, so it reads the subject as it is, not folded to one line."""
+    return _REPLY_RE.match(raw or "") is not None
 
 
 def parse_subject(raw: str, list_name: str | None = None) -> Subject:
@@ -228,6 +229,7 @@ def _list_prefix(brackets: list[str], list_name: str | None = None) -> str | Non
 _LIST_ID_RE = re.compile(r"<([A-Za-z0-9][A-Za-z0-9_-]{0,100})\.[^<>\s]{1,200}>")
 
 
+@lru_cache(maxsize=256)  # an archive has a handful of List-Ids, asked for every patch of it
 def list_name_of(list_id: str | None) -> str | None:
     """The list's name in a List-Id header ("Intel Wired ... <intel-wired-lan.osuosl.org>" ->
     "intel-wired-lan"; RFC 2919: a dotted id in angle brackets), or in a bare id as the index
