@@ -80,7 +80,7 @@ def agreement(report: dict, tsv: Path) -> tuple[int, list[str]]:
         if not places:
             bad.append(f"{series}: {state} {tree}: not in the report")
             continue
-        good = [st for st in stated if _status(st) == state and (state != "applied" or st.get("tree") == tree)]
+        good = [st for st in stated if _status(st) == state and (state != "applied" or (st.get("tree") or "") == tree)]
         if good and all(_status(st) == state for st in stated):
             ok += 1
             continue
@@ -103,7 +103,7 @@ def by_state(report: dict, tsv: Path) -> dict[str, tuple[int, int]]:
         out[state][1] += 1
         if stated:
             good = all(_status(st) == state for st in stated) and (
-                state != "applied" or any(st.get("tree") == tree for st in stated))
+                state != "applied" or any((st.get("tree") or "") == tree for st in stated))
         else:
             good = state == "changes-requested" and bool(places) and all(w == "superseded" for w, _ in places)
         out[state][0] += good
