@@ -264,7 +264,12 @@ def _from_store(f: Path, label: str, stored: tuple[str, bytes], stat: tuple[list
         _add(out, decode_rows(stored[1], f, label))
         return None
     prefix = PrefixDigest(f, state["end"]) if isinstance(state.get("end"), int) else None
-    old = decode_rows(stored[1], f, label)
+    try:
+        old = decode_rows(stored[1], f, label)
+    except BaseException:
+        if prefix is not None:
+            prefix.cancel()
+        raise
     grown = scan_grown(f, label, state, [h for h, _ in old], prefix)
     if grown is None:
         return False

@@ -157,7 +157,7 @@ class PrefixDigest:
     the decoding did not. result() is the hash object, None when the file is shorter or unreadable."""
 
     def __init__(self, f: Path, end: int):
-        self._h = None
+        self._h, self._cancelled = None, False
         self._thread = threading.Thread(target=self._run, args=(f, end), daemon=True)
         self._thread.start()
 
@@ -166,6 +166,8 @@ class PrefixDigest:
         try:
             with io.FileIO(f, "rb") as raw:
                 while done < end:
+                    if self._cancelled:
+                        return
                     n = raw.readinto(memoryview(buf)[:min(_CHUNK, end - done)])
                     if not n:
                         return  # shorter than what was indexed
@@ -178,6 +180,10 @@ class PrefixDigest:
     def result(self):
         self._thread.join()
         return self._h
+
+    def cancel(self) -> None:
+        """Stop hashing (the row did not decode: the file is read whole instead)."""
+        self._cancelled = True
 
 
 def scan_grown(f: Path, label: str, state: dict, old: list[MailHead],
