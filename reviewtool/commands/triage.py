@@ -184,7 +184,7 @@ def triage(
         later: dict = {}
 
         def meanwhile() -> None:  # what the replies settled outside the series, read while they are reviewed
-            later["pulled"], later["pull_keys"] = _pulled(grouping, indexed, opts, guard)
+            later["pulled"], later["pull_keys"] = _pulled(grouping, indexed, opts, guard, grouping_key)
             later["orphans"] = reuse.orphan_states(grouping.orphans, opts, guard, indexed.digests, plan.env,
                                                    indexed.unpack)
 
@@ -291,14 +291,24 @@ def _late_pool(opts):
         gc.unfreeze()
 
 
-def _pulled(grouping, indexed, opts, guard) -> tuple[dict, list[str]]:
-    """({group key: the applied state a later pull request of an applier gives it}, store keys)."""
+def _pulled(grouping, indexed, opts, guard, grouping_key: str | None) -> tuple[dict, list[str]]:
+    """({group key: the applied state a later pull request of an applier gives it}, store keys);
+    kept in the store with the grouping (triage/pulls_memo.py)."""
     from ..context.profiles.load import load_profiles
+    from ..triage import pulls_memo
     from ..triage.pulls import pulled_groups, pulled_state, read_pull_requests
 
     appliers = frozenset(a.lower() for p in load_profiles(opts.review.repo).values() for a in p.appliers)
+    memo = pulls_memo.memo_key(grouping_key, [g.key for g in grouping.series], appliers) if guard.usable else None
+    found = pulls_memo.recall(memo, guard) if memo is not None else None
+    if found is not None:
+        return found[0], found[1] + [memo]
     pulls, keys = read_pull_requests(indexed.heads, appliers, indexed.unpack, guard, indexed.digests)
-    return {key: pulled_state(p) for key, p in pulled_groups(grouping.series, indexed.heads, pulls).items()}, keys
+    states = {key: pulled_state(p) for key, p in pulled_groups(grouping.series, indexed.heads, pulls).items()}
+    if memo is not None:
+        pulls_memo.keep(memo, states, keys, guard)
+        keys = keys + [memo]
+    return states, keys
 
 
 AUTO_JOBS_BYTES = 4 << 20  # about a thousand mails: below it, forking workers costs more than it saves
