@@ -158,11 +158,11 @@ def test_a_stored_run_reads_each_pull_request_once(tmp_path, cli, monkeypatch):
     # warm: nothing read again, nor matched (the states are kept with the archive's grouping)
     assert status() == "applied" and read == ["pr@example.org"] and len(matched) == 1
     with sqlite3.connect(store) as db:
-        db.execute("UPDATE reviews SET tail = x'00' WHERE key LIKE 'grouping:pulled:%'")
+        db.execute("UPDATE reviews SET tail = x'00' WHERE key LIKE 'pulled:%'")
     assert status() == "applied" and read == ["pr@example.org"] and len(matched) == 2  # matched again, not read
     with sqlite3.connect(store) as db:
         db.execute("UPDATE reviews SET head = 'not json' WHERE key LIKE 'pull:%'")
-        db.execute("DELETE FROM reviews WHERE key LIKE 'grouping:pulled:%'")
+        db.execute("DELETE FROM reviews WHERE key LIKE 'pulled:%'")
     assert status() == "applied" and read == ["pr@example.org"] * 2
 
 

@@ -44,7 +44,8 @@ def reviewed_last(store: Path) -> list[str]:
     """The message-ids of the series the last run reviewed (and stored)."""
     with closing(sqlite3.connect(store)) as db:
         run = db.execute("SELECT value FROM meta WHERE name = 'runs'").fetchone()[0]
-        return sorted(r[0] for r in db.execute("SELECT msgid FROM reviews WHERE run = ? AND key NOT LIKE 'grouping:%'",
+        return sorted(r[0] for r in db.execute("SELECT msgid FROM reviews WHERE run = ? AND key NOT LIKE 'grouping:%' "
+                                               "AND key NOT LIKE 'pulled:%'",
                                                (int(run),)))
 
 

@@ -15,7 +15,7 @@ import json
 import zlib
 from typing import Any
 
-from .store import GROUPING, Guard
+from .store import PULLED, Guard
 from .store_keys import code_digest
 
 
@@ -26,7 +26,7 @@ def memo_key(grouping_key: str | None, series_keys: list[int], appliers: frozens
     h = hashlib.sha256(f"pulled\0{code_digest()}\0{grouping_key}\0".encode())
     h.update("\0".join(sorted(appliers)).encode("utf-8", "surrogatepass") + b"\0\0")
     h.update(",".join(map(str, series_keys)).encode())
-    return GROUPING + "pulled:" + h.hexdigest()
+    return PULLED + h.hexdigest()
 
 
 def recall(key: str, guard: Guard) -> tuple[dict[int, dict[str, Any]], list[str]] | None:

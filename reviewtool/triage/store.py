@@ -29,6 +29,7 @@ DEFAULT_TIMEOUT_S = 10.0  # how long to wait for another run's write before goin
 TIMEOUT_ENV = "REVIEWTOOL_STORE_TIMEOUT"
 _CHUNK = 500  # keys per query: under SQLite's limit on bound parameters
 GROUPING = "grouping:"  # the key prefix of an archive's kept grouping (group_memo.py), a row that is no review
+PULLED = "pulled:"  # the key prefix of the states its pull requests give (pulls_memo.py), no review either
 
 _TABLES = """
 CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -206,7 +207,8 @@ class Store:
         def info():
             db = self._db
             last = db.execute("SELECT value FROM meta WHERE name = 'last_run'").fetchone()
-            reviews = db.execute("SELECT COUNT(*) FROM reviews WHERE key NOT LIKE ?", (GROUPING + "%",)).fetchone()[0]
+            reviews = db.execute("SELECT COUNT(*) FROM reviews WHERE key NOT LIKE ? AND key NOT LIKE ?",
+                                 (GROUPING + "%", PULLED + "%")).fetchone()[0]
             return {"path": str(self.path), "reviews": reviews,
                     "files": db.execute("SELECT COUNT(*) FROM files").fetchone()[0],
                     "bytes": sum(p.stat().st_size for p in (self.path, Path(f"{self.path}-wal")) if p.exists()),
