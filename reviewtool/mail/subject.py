@@ -64,6 +64,7 @@ _PREFIX_END_RE = re.compile(r":[ \t]+")
 _PREFIX_MAX = 40  # characters of one prefix, its colon included
 
 
+@lru_cache(maxsize=16384)  # the revision linker asks twice for every patch of an archive
 def summary_prefixes(summary: str) -> tuple[tuple[str, int], ...]:
     """The `subsystem:` prefixes a summary starts with, as written, each with where the text after
     it starts: `net: sched: fix x` -> (("net", 5), ("sched", 12)). A prefix is what comes before
@@ -109,10 +110,17 @@ def parse_subject(raw: str, list_name: str | None = None) -> Subject:
     """`list_name`: the name of the list that delivered the mail (its List-Id's first label,
     list_name_of): a first bracket that is that name, before the PATCH bracket, is the list's
     prefix whatever its shape (`[LTP] [PATCH v2]` from ltp.lists.example.org)."""
-    if list_name is not None and not any(c.isspace() for c in list_name) \
-            and list_name.casefold() not in (raw or "").casefold():
-        list_name = None  # not in the subject, so no bracket of it: one remembered parse for all callers
+    if list_name is not None:
+        folded = _one_word_folded(list_name)
+        if folded is not None and folded not in (raw or "").casefold():
+            list_name = None  # not in the subject, so no bracket of it: one remembered parse for all callers
     return _parse_subject(raw, list_name)
+
+
+@lru_cache(maxsize=256)
+def _one_word_folded(name: str) -> str | None:
+    """The name case-folded, when it holds no blank (a bracket of it is then a substring of the subject)."""
+    return None if any(c.isspace() for c in name) else name.casefold()
 
 
 @lru_cache(maxsize=8192)  # thread grouping, the adapter and rules parse the same subjects again and again
