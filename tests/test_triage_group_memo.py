@@ -109,3 +109,23 @@ def test_no_grouping_is_kept_without_a_row_for_every_file(tmp_path):
         indexed = _index([archive], scratch, guard)
         assert group_memo.memo_key(indexed) is None
         assert group_memo.grouped(indexed, guard) == (group_archive(indexed.heads), None)
+
+
+def test_a_deferred_grouping_is_kept_by_keep_and_read_back_by_the_next_run(tmp_path):
+    """With defer, rows read this run are not encoded to look a grouping up, and the grouping
+    made is not kept until keep(): the key keep() gives is the one the next run finds."""
+    archive = build_archive(tmp_path)
+    store = tmp_path / "store.sqlite"
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    with _guard(store) as guard:
+        first = index_archive([archive], scratch, guard, [], {}, defer=True)
+        made, key = group_memo.grouped(first, guard, defer=True)
+        assert key is None and _rows(store, "grouping:%") == []
+        first.save_rows()
+        key = group_memo.keep(made, first, guard)
+        assert key is not None and len(_rows(store, "grouping:%")) == 1
+    with _guard(store) as guard:
+        again = index_archive([archive], scratch, guard, [], {}, defer=True)
+        read, key2 = group_memo.grouped(again, guard, defer=True)
+    assert key2 == key and read == made == group_archive(first.heads)

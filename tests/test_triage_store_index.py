@@ -377,3 +377,24 @@ def test_a_row_cut_short_is_read_whole_again(tmp_path):
     box.write_bytes(data)
     again, _ = index(g, box, scratch=tmp_path)
     assert again.heads == full(box, scratch=tmp_path) and (again.files_read, again.files_resumed) == (1, 0)
+
+
+def test_deferred_rows_are_written_by_save_rows_and_are_the_rows_written_at_once(tmp_path):
+    """A triage run indexes with defer=True: nothing is written (nor encoded) until save_rows,
+    which writes what an index without defer writes; a second save_rows writes nothing again."""
+    from reviewtool.triage.index_rows import Blob
+
+    data = archive_bytes()
+    box = tmp_path / "archive.mbox"
+    box.write_bytes(data)
+    key = os.path.realpath(box)
+    at_once = guard(tmp_path / "a")
+    index(at_once, box, scratch=tmp_path)
+    later = guard(tmp_path / "b")
+    out = index_archive([box], tmp_path, later, [], {}, defer=True)
+    assert later.store.files(key) == {} and out.pending
+    assert all(isinstance(blob, Blob) and not blob.made for _, _, (_, blob) in out.sources)
+    out.save_rows()
+    assert later.store.files(key) == at_once.store.files(key) and not out.pending
+    out.save_rows()
+    assert later.store.files(key) == at_once.store.files(key)

@@ -6,6 +6,7 @@ import json
 import sys
 import tempfile
 from contextlib import ExitStack, contextmanager, nullcontext
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -92,6 +93,7 @@ def triage(
     from ..options import ReviewOptions
     from ..triage import reuse
     from ..triage.group_memo import grouped
+    from ..triage.group_memo import keep as keep_grouping
     from ..triage.store import default_path
     from ..triage.store_index import index_archive
     from ..triage.inputs import fetch_msgids, read_msgid_file, search
@@ -165,11 +167,15 @@ def triage(
             scratch_labels[paths[-1]] = f"search {query!r}"
             labels.append(f"search: {query}")
         with _status(show, "Reading the archive …"):
-            indexed = index_archive(paths, Path(scratch), guard, skipped_files, scratch_labels, segment_scan(pool, opts.jobs))
+            # The rows read are encoded and written while the workers review (or at the end, whatever happens)
+            indexed = index_archive(paths, Path(scratch), guard, skipped_files, scratch_labels, segment_scan(pool, opts.jobs),
+                                    defer=True)
+            stack.callback(indexed.save_rows)
             if deferred and indexed.mails_new:  # new mail: its series will be reviewed, so fork now
                 pool = stack.enter_context(_late_pool(opts))
             warm_pool(pool, opts.jobs)  # the workers load b4 and the rules while the archive is grouped
-            grouping, grouping_key = grouped(indexed, guard)
+            grouping, grouping_key = grouped(indexed, guard, defer=True)
+            whole = replace(grouping, series=list(grouping.series), orphans=list(grouping.orphans))  # before narrowing
         if not grouping.messages:
             raise InputError(f"{', '.join(labels)}: no mail messages found")
         limited = indexed.notes() + _cap_series(grouping)
@@ -184,6 +190,10 @@ def triage(
         later: dict = {}
 
         def meanwhile() -> None:  # what the replies settled outside the series, read while they are reviewed
+            nonlocal grouping_key
+            indexed.save_rows()
+            if grouping_key is None:
+                grouping_key = keep_grouping(whole, indexed, guard)
             later["pulled"], later["pull_keys"] = _pulled(grouping, indexed, opts, guard, grouping_key)
             later["orphans"] = reuse.orphan_states(grouping.orphans, opts, guard, indexed.digests, plan.env,
                                                    indexed.unpack)

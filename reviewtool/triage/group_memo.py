@@ -19,6 +19,7 @@ from itertools import repeat
 
 from ..sources.index import MailRef
 from .group import Grouping, OrphanThread, SeriesGroup, Superseded, group_archive
+from .index_rows import Blob, blob_bytes
 from .store import GROUPING, Guard
 from .store_index import Indexed
 from .store_keys import code_digest
@@ -30,13 +31,20 @@ def memo_key(indexed: Indexed) -> str | None:
     h = hashlib.sha256(f"grouping\0{code_digest()}\0{len(indexed.sources)}".encode())
     for _, label, (state, blob) in indexed.sources:
         h.update(b"\0" + label.encode("utf-8", "surrogatepass") + b"\0" + state.encode("utf-8", "surrogatepass"))
-        h.update(hashlib.sha256(blob).digest())
+        h.update(hashlib.sha256(blob_bytes(blob)).digest())
     return GROUPING + h.hexdigest()
 
 
-def grouped(indexed: Indexed, guard: Guard) -> tuple[Grouping, str | None]:
-    """(The archive's grouping, the store key it is kept under, to mark used; None: not kept)."""
-    key = memo_key(indexed) if guard.usable else None
+def _fresh(indexed: Indexed) -> bool:
+    """Some row was read this run and not encoded yet: no kept grouping can be of it."""
+    return any(isinstance(blob, Blob) and not blob.made for _, _, (_, blob) in indexed.sources or ())
+
+
+def grouped(indexed: Indexed, guard: Guard, defer: bool = False) -> tuple[Grouping, str | None]:
+    """(The archive's grouping, the store key it is kept under, to mark used; None: not kept).
+    `defer`: a grouping made here is not kept (the caller keeps it later, with keep), and rows
+    read this run are not encoded to look one up."""
+    key = memo_key(indexed) if guard.usable and not (defer and _fresh(indexed)) else None
     if key is None:
         return group_archive(indexed.heads), None
     row = guard.call(lambda s: s.reviews([key]), default={}).get(key)
@@ -44,11 +52,17 @@ def grouped(indexed: Indexed, guard: Guard) -> tuple[Grouping, str | None]:
     if found is not None and found.messages == len(indexed.heads):
         return found, key
     grouping = group_archive(indexed.heads)
-    blob = encode(grouping, indexed)
+    return (grouping, None) if defer else (grouping, keep(grouping, indexed, guard))
+
+
+def keep(grouping: Grouping, indexed: Indexed, guard: Guard) -> str | None:
+    """Keep the archive's grouping in the store; the key it is kept under (None: not kept)."""
+    key = memo_key(indexed) if guard.usable else None
+    blob = encode(grouping, indexed) if key is not None else None
     if blob is None:
-        return grouping, None
+        return None
     guard.call(lambda s: s.save_reviews([(key, "", None, "", blob)]))
-    return grouping, key
+    return key
 
 
 def _ref(r: MailRef, files: dict[tuple[str, str], int]) -> list:

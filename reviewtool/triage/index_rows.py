@@ -17,6 +17,29 @@ from pathlib import Path
 
 from ..sources.index import MailHead, MailRef
 
+class Blob:
+    """A row's bytes, made when first asked for: a triage run encodes the rows it read while the
+    workers review, not before the archive is grouped."""
+
+    __slots__ = ("_make", "_bytes")
+
+    def __init__(self, make):
+        self._make, self._bytes = make, None
+
+    @property
+    def made(self) -> bool:
+        return self._bytes is not None
+
+    def get(self) -> bytes:
+        if self._bytes is None:
+            self._bytes, self._make = self._make(), None
+        return self._bytes
+
+
+def blob_bytes(blob: bytes | Blob) -> bytes:
+    return blob.get() if isinstance(blob, Blob) else blob
+
+
 MAX_PARTS = 32  # a row's parts before it is written whole again (a month of daily appends)
 _LEN = 4  # bytes of a part's length, before the part
 

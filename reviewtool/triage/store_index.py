@@ -33,7 +33,7 @@ from ..sources.input_files import gzip_cut, gzip_note, is_gzip, mail_files, unpa
 from ..sources.newest import Newest, left_out_note
 from ..sources.segments import SegmentScan
 from .store import Guard
-from .index_rows import append_rows, decode_rows, encode_rows
+from .index_rows import Blob, append_rows, blob_bytes, decode_rows, encode_rows
 from .store_inbox import epoch_mails
 from .store_keys import code_digest
 from .store_mbox import PrefixDigest, scan_grown, scan_whole, with_digests
@@ -61,6 +61,9 @@ class Indexed:
     sources: list[tuple[str, str, tuple[str, bytes]]] | None = field(default_factory=list)
     limited: list[str] = field(default_factory=list)  # what a limit left out, one line each
     left_out: int = 0  # the oldest mails left out (REVIEWTOOL_MAX_ARCHIVE_MAILS)
+    # the rows to write, each as (input, rows, paths gone): written by save_rows, once
+    pending: list[tuple[str, list, set]] = field(default_factory=list)
+    guard: Guard | None = None
 
     def keep_newest(self) -> None:
         """Hold at most REVIEWTOOL_MAX_ARCHIVE_MAILS mails: the ones read first are left out."""
@@ -73,6 +76,13 @@ class Indexed:
         del self.heads[:extra]
         self.left_out += extra
         self.sources = None  # the grouping memo is of whole files
+
+    def save_rows(self) -> None:
+        """Write the rows this run read (their bytes are made now, see index_rows.Blob)."""
+        pending, self.pending = self.pending, []
+        for input_path, rows, gone in pending:
+            made = [(key, state, blob_bytes(blob)) for key, state, blob in rows]
+            self.guard.call(lambda s: s.save_files(input_path, made, gone))
 
     def notes(self) -> list[str]:
         """The lines that say what a limit left out."""
@@ -88,10 +98,11 @@ class Indexed:
 
 
 def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[str],
-                  labels: dict[Path, str], segmented: SegmentScan | None = None) -> Indexed:
+                  labels: dict[Path, str], segmented: SegmentScan | None = None, defer: bool = False) -> Indexed:
     """Every mail of every input, as index_inputs, through the store's index when there is one;
-    `segmented` as for index_file (a large mbox scanned in segments, with the worker pool)."""
-    out = Indexed()
+    `segmented` as for index_file (a large mbox scanned in segments, with the worker pool).
+    `defer`: the rows read are written when the caller calls save_rows, else before returning."""
+    out = Indexed(guard=guard)
     if not guard.usable:
         kept: Newest = Newest()
         kept.extend(index_inputs(paths, scratch, skipped, labels, segmented, out.limited))
@@ -129,7 +140,9 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
         if stored is not None:
             gone = set(stored) - {os.path.realpath(f) for f in files}
             if rows or gone:
-                guard.call(lambda s: s.save_files(os.path.realpath(p), rows, gone))
+                out.pending.append((os.path.realpath(p), rows, gone))
+    if not defer:
+        out.save_rows()
     return out
 
 
@@ -160,7 +173,7 @@ def _index_inbox(p: Path, label: str, guard: Guard, out: Indexed) -> None:
             out.used_files.append(key)
     gone = set(stored) - keys if stored is not None else set()
     if stored is not None and (rows or gone):
-        guard.call(lambda s: s.save_files(os.path.realpath(p), rows, gone))
+        out.pending.append((os.path.realpath(p), rows, gone))
 
 
 def _stored_epoch(row: tuple[str, bytes] | None, repo: Path, label: str) -> tuple[dict | None, list | None]:
@@ -290,7 +303,7 @@ def _signed(state: dict | None, sig: list[int], settled: bool) -> dict | None:
 
 
 def _add(out: Indexed, pairs: list[tuple[MailHead, bytes]], state: dict | None = None,
-         blob: Callable[[], bytes] | None = None) -> tuple[str, bytes] | None:
+         blob: Callable[[], bytes] | None = None) -> tuple[str, Blob] | None:
     """Put the mails into `out`; the row that stores them with `state` (None: store nothing),
     its mails encoded by `blob` when given (an appended row), else whole."""
     for h, d in pairs:
@@ -299,7 +312,7 @@ def _add(out: Indexed, pairs: list[tuple[MailHead, bytes]], state: dict | None =
     if state is None:
         return None
     return (json.dumps({**state, "code": code_digest(), "cap": limits().archive_mails}),
-            blob() if blob is not None else encode_rows(pairs))
+            Blob(blob if blob is not None else lambda: encode_rows(pairs)))
 
 
 def _newest(heads, out: Indexed) -> list[MailHead]:
