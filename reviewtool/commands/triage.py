@@ -100,7 +100,9 @@ def triage(
     from ..triage.output import render_chunks, write_report
     from ..triage.report import build_report, json_chunks, parse_now, patchwork_checks
     from ..triage.entry import entry
-    from ..triage.run import TriageOptions, segment_scan, superseded_entries, warm_pool, worker_pool
+    from ..triage.pulls_memo import pulled_states
+    from ..triage.run import (TriageOptions, late_worker_pool, segment_scan, superseded_entries, warm_pool,
+                              worker_pool)
     from ..triage.spool import Spool
 
     from ..sources.lore import FetchOptions, parse_duration, server_base
@@ -172,7 +174,7 @@ def triage(
                                     defer=True)
             stack.callback(indexed.save_rows)
             if deferred and indexed.mails_new:  # new mail: its series will be reviewed, so fork now
-                pool = stack.enter_context(_late_pool(opts))
+                pool = stack.enter_context(late_worker_pool(opts))
             warm_pool(pool, opts.jobs)  # the workers load b4 and the rules while the archive is grouped
             grouping, grouping_key = grouped(indexed, guard, defer=True)
             whole = replace(grouping, series=list(grouping.series), orphans=list(grouping.orphans))  # before narrowing
@@ -186,7 +188,7 @@ def triage(
         if plan.todo:
             indexed.unpack()  # a gzip whose index the store gave: its mails are read now
             if deferred and pool is None:
-                pool = stack.enter_context(_late_pool(opts))
+                pool = stack.enter_context(late_worker_pool(opts))
         later: dict = {}
 
         def meanwhile() -> None:  # what the replies settled outside the series, read while they are reviewed
@@ -194,7 +196,7 @@ def triage(
             indexed.save_rows()
             if grouping_key is None:
                 grouping_key = keep_grouping(whole, indexed, guard)
-            later["pulled"], later["pull_keys"] = _pulled(grouping, indexed, opts, guard, grouping_key)
+            later["pulled"], later["pull_keys"] = pulled_states(grouping, indexed, opts, guard, grouping_key)
             later["orphans"] = reuse.orphan_states(grouping.orphans, opts, guard, indexed.digests, plan.env,
                                                    indexed.unpack)
 
@@ -282,43 +284,6 @@ def _over_limits(reviewed) -> str | None:
     return (f"{n:,} series could not be reviewed for a limit ("
             + ", ".join(f"{name}: {k:,}" for name, k in sorted(names.items()))
             + "); the report lists them under 'could not be reviewed'")
-
-
-@contextmanager
-def _late_pool(opts):
-    """triage/run.worker_pool forked after the archive is indexed: the index is frozen out of the
-    collector first, so that a worker's collections do not write to (and so copy) its pages."""
-    import gc
-
-    from ..triage.run import worker_pool
-
-    gc.freeze()
-    try:
-        with worker_pool(opts) as pool:
-            gc.unfreeze()  # the workers are forked by now (the pool starts them at once)
-            yield pool
-    finally:
-        gc.unfreeze()
-
-
-def _pulled(grouping, indexed, opts, guard, grouping_key: str | None) -> tuple[dict, list[str]]:
-    """({group key: the applied state a later pull request of an applier gives it}, store keys);
-    kept in the store with the grouping (triage/pulls_memo.py)."""
-    from ..context.profiles.load import load_profiles
-    from ..triage import pulls_memo
-    from ..triage.pulls import pulled_groups, pulled_state, read_pull_requests
-
-    appliers = frozenset(a.lower() for p in load_profiles(opts.review.repo).values() for a in p.appliers)
-    memo = pulls_memo.memo_key(grouping_key, [g.key for g in grouping.series], appliers) if guard.usable else None
-    found = pulls_memo.recall(memo, guard) if memo is not None else None
-    if found is not None:
-        return found[0], found[1] + [memo]
-    pulls, keys = read_pull_requests(indexed.heads, appliers, indexed.unpack, guard, indexed.digests)
-    states = {key: pulled_state(p) for key, p in pulled_groups(grouping.series, indexed.heads, pulls).items()}
-    if memo is not None:
-        pulls_memo.keep(memo, states, keys, guard)
-        keys = keys + [memo]
-    return states, keys
 
 
 AUTO_JOBS_BYTES = 4 << 20  # about a thousand mails: below it, forking workers costs more than it saves

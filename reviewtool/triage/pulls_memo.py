@@ -49,3 +49,22 @@ def keep(key: str, states: dict[int, dict[str, Any]], used: list[str], guard: Gu
     blob = zlib.compress(json.dumps({"states": {str(k): v for k, v in states.items()}, "used": used},
                                     ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"), 1)
     guard.call(lambda s: s.save_reviews([(key, "", None, "", blob)]))
+
+
+def pulled_states(grouping, indexed, opts, guard: Guard, grouping_key: str | None) -> tuple[dict, list[str]]:
+    """({group key: the applied state a later pull request of an applier gives it}, store keys),
+    kept in the store under the grouping's key."""
+    from ..context.profiles.load import load_profiles
+    from .pulls import pulled_groups, pulled_state, read_pull_requests
+
+    appliers = frozenset(a.lower() for p in load_profiles(opts.review.repo).values() for a in p.appliers)
+    key = memo_key(grouping_key, [g.key for g in grouping.series], appliers) if guard.usable else None
+    found = recall(key, guard) if key is not None else None
+    if found is not None:
+        return found[0], found[1] + [key]
+    pulls, used = read_pull_requests(indexed.heads, appliers, indexed.unpack, guard, indexed.digests)
+    states = {k: pulled_state(p) for k, p in pulled_groups(grouping.series, indexed.heads, pulls).items()}
+    if key is not None:
+        keep(key, states, used, guard)
+        used = used + [key]
+    return states, used

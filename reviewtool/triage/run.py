@@ -141,6 +141,21 @@ def worker_pool(opts: TriageOptions, warm: bool = True) -> Iterator[ProcessPoolE
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+@contextmanager
+def late_worker_pool(opts: TriageOptions) -> Iterator[ProcessPoolExecutor | None]:
+    """worker_pool forked after the archive is indexed: the index is frozen out of the
+    collector first, so that a worker's collections do not write to (and so copy) its pages."""
+    import gc
+
+    gc.freeze()
+    try:
+        with worker_pool(opts) as pool:
+            gc.unfreeze()  # the workers are forked by now (the pool starts them at once)
+            yield pool
+    finally:
+        gc.unfreeze()
+
+
 def segment_scan(pool: ProcessPoolExecutor | None, jobs: int):
     """How the archive's index may use the pool: the parent scans one segment of a large mbox
     while each worker, idle until the archive is indexed, scans another (None: serial)."""
