@@ -32,8 +32,8 @@ from ..sources.inbox import epochs, is_inbox
 from ..sources.input_files import gzip_cut, gzip_note, is_gzip, mail_files, unpack_gzip, unpacked_path
 from ..sources.newest import Newest, left_out_note
 from ..sources.segments import SegmentScan
-from .store import Guard
 from .index_rows import Blob, append_rows, blob_bytes, decode_rows, encode_rows
+from .store import Guard
 from .store_inbox import epoch_mails
 from .store_keys import code_digest
 from .store_mbox import PrefixDigest, scan_grown, scan_whole, with_digests
@@ -58,7 +58,8 @@ class Indexed:
     packed: dict[Path, Path] = field(default_factory=dict)  # unpacked copy -> gzip, not unpacked yet
     # Per file, in order: (the path its mails carry, its label, the store's row of its mails);
     # None once a file has no row (read without a store, not settled, fetched): see group_memo.py
-    sources: list[tuple[str, str, tuple[str, bytes]]] | None = field(default_factory=list)
+    # (a row read this run holds its bytes as an index_rows.Blob, made when first asked for)
+    sources: list[tuple[str, str, tuple[str, bytes | Blob]]] | None = field(default_factory=list)
     limited: list[str] = field(default_factory=list)  # what a limit left out, one line each
     left_out: int = 0  # the oldest mails left out (REVIEWTOOL_MAX_ARCHIVE_MAILS)
     # the rows to write, each as (input, rows, paths gone): written by save_rows, once
