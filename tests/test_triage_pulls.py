@@ -192,3 +192,43 @@ def test_a_summary_finds_the_first_commit_it_ends_a_prefixed_summary_of():
         assert author.lookup(summary) == scan(summary), summary
     assert author.lookup("fix the bar flags") == pulled(1)  # the first in order, not the shortest
     assert author.lookup("mt76: fix the bar flags") == pulled(2)  # the exact one before any it ends
+
+
+def test_the_kept_states_are_keyed_by_which_series_not_how_many(tmp_path, cli):
+    """A window numbers the series it keeps from 0: two windows of as many series, other ones, on
+    the same archive (the same grouping) must not share the states kept for one of them."""
+    from reviewtool.triage.pulls_memo import memo_key
+
+    appliers = frozenset({"kvalo@kernel.org"})
+    one = memo_key("grouping:x", [(0, "a@x"), (1, "b@x")], appliers)
+    assert one == memo_key("grouping:x", [(0, "a@x"), (1, "b@x")], appliers)
+    assert one != memo_key("grouping:x", [(0, "c@x"), (1, "d@x")], appliers)
+    assert one != memo_key("grouping:y", [(0, "a@x"), (1, "b@x")], appliers)
+    assert one != memo_key("grouping:x", [(0, "a@x"), (1, "b@x")], frozenset({"pablo@netfilter.org"}))
+    assert memo_key(None, [(0, "a@x")], appliers) is None
+
+
+def test_two_windows_of_one_series_each_keep_their_own_states(tmp_path, cli):
+    """The first window holds the posting a pull request applied, the second another posting; each
+    holds one series, numbered 0 in both. The second must not show the first one's state."""
+    applied = Mail("[PATCH wireless-next] foo: fix the bar flags",
+                   patch_body(diff=hunk_diff("drivers/net/wireless/foo/main.c", ["\treturn 0;"], ["\treturn bar;"])),
+                   msgid="p@example.org", to="linux-wireless@vger.kernel.org")
+    pull = Mail("pull-request: wireless-next-2026-11-20", _pull("Jane Developer", "wifi: foo: fix the bar flags"),
+                sender=KALLE, msgid="pr@example.org", to="netdev@vger.kernel.org", date=T0 + timedelta(days=18))
+    other = Mail("[PATCH wireless-next] baz: quiet the probe message",
+                 patch_body(diff=hunk_diff("drivers/net/wireless/baz/main.c", ["\tpr_info(x);"], ["\tpr_debug(x);"])),
+                 msgid="q@example.org", to="linux-wireless@vger.kernel.org")
+    archive = write(tmp_path, thread(applied, start=T0) + "\n"
+                    + thread(pull, start=T0 + timedelta(days=18), domain="b.example.org") + "\n"
+                    + thread(other, start=T0 + timedelta(days=25), domain="c.example.org"))
+    store = tmp_path / "store.sqlite"
+
+    def window(*args):
+        res = cli("triage", str(archive), "--store", str(store), "--now", "2026-12-01", "--format", "json", *args)
+        assert res.code in (0, 1), res.err
+        return [(s["msgid"], s["status"]) for s in res.json["series"]]
+
+    assert window("--until", "2026-11-10") == [("p@example.org", "applied")]
+    (msgid, status), = window("--since", "2026-11-25")
+    assert msgid == "q@example.org" and status != "applied"

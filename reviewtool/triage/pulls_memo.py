@@ -19,13 +19,15 @@ from .store import PULLED, Guard
 from .store_keys import code_digest
 
 
-def memo_key(grouping_key: str | None, series_keys: list[int], appliers: frozenset[str]) -> str | None:
-    """The store's key for the pull requests' states of these series (None: the grouping is not kept)."""
+def memo_key(grouping_key: str | None, series: list[tuple[int, str]], appliers: frozenset[str]) -> str | None:
+    """The store's key for the pull requests' states of these series, each (its key in this run,
+    its message-id): a window or a cap numbers the series it keeps from 0, so the numbers alone
+    do not say which series they are (None: the grouping is not kept)."""
     if grouping_key is None:
         return None
     h = hashlib.sha256(f"pulled\0{code_digest()}\0{grouping_key}\0".encode())
     h.update("\0".join(sorted(appliers)).encode("utf-8", "surrogatepass") + b"\0\0")
-    h.update(",".join(map(str, series_keys)).encode())
+    h.update("\0".join(f"{key} {msgid}" for key, msgid in series).encode("utf-8", "surrogatepass"))
     return PULLED + h.hexdigest()
 
 
@@ -58,7 +60,7 @@ def pulled_states(grouping, indexed, opts, guard: Guard, grouping_key: str | Non
     from .pulls import pulled_groups, pulled_state, read_pull_requests
 
     appliers = frozenset(a.lower() for p in load_profiles(opts.review.repo).values() for a in p.appliers)
-    key = memo_key(grouping_key, [g.key for g in grouping.series], appliers) if guard.usable else None
+    key = memo_key(grouping_key, [(g.key, g.msgid) for g in grouping.series], appliers) if guard.usable else None
     found = recall(key, guard) if key is not None else None
     if found is not None:
         return found[0], found[1] + [key]
