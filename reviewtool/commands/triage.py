@@ -104,6 +104,7 @@ def triage(
     from ..triage.run import (TriageOptions, late_worker_pool, segment_scan, superseded_entries, warm_pool,
                               worker_pool)
     from ..triage.spool import Spool
+    from ..collector import settle
 
     from ..sources.lore import FetchOptions, parse_duration, server_base
 
@@ -172,11 +173,13 @@ def triage(
             # The rows read are encoded and written while the workers review (or at the end, whatever happens)
             indexed = index_archive(paths, Path(scratch), guard, skipped_files, scratch_labels, segment_scan(pool, opts.jobs),
                                     defer=True)
+            settle()  # the index lives as long as the run: no collection walks it again
             stack.callback(indexed.save_rows)
             if deferred and indexed.mails_new:  # new mail: its series will be reviewed, so fork now
                 pool = stack.enter_context(late_worker_pool(opts))
             warm_pool(pool, opts.jobs)  # the workers load b4 and the rules while the archive is grouped
             grouping, grouping_key = grouped(indexed, guard, defer=True)
+            settle()
             whole = replace(grouping, series=list(grouping.series), orphans=list(grouping.orphans))  # before narrowing
         if not grouping.messages:
             raise InputError(f"{', '.join(labels)}: no mail messages found")

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from ..collector import paused
 from ..conversation.revisions import (PatchThread, by_kind, current_posting, families, joined, patch_families,
                                       restarted, threads_of)
 from ..mail.subject import parse_subject
@@ -110,6 +111,8 @@ def _answers_a_patch(s) -> bool:
     """A reply to a patch: `Re: [PATCH ...]`, or patchwork's rewrite of it (`Re: [v2,1/3] x`)."""
     return s.reply and (s.is_patch or s.counter is not None or s.revision_explicit)
 
+
+@paused()  # threads, families and groups: many objects, no cycles
 def group_archive(heads: Iterable[MailHead]) -> Grouping:
     heads = list(heads)
     threads, kinds = by_kind(threads_of(heads))

@@ -17,6 +17,7 @@ import json
 import zlib
 from itertools import repeat
 
+from ..collector import paused
 from ..sources.index import MailRef
 from .group import Grouping, OrphanThread, SeriesGroup, Superseded, group_archive
 from .index_rows import Blob, blob_bytes
@@ -69,6 +70,7 @@ def _ref(r: MailRef, files: dict[tuple[str, str], int]) -> list:
     return [files[(r.path, r.label)], r.offset, r.length, r.in_mbox, r.mboxrd, r.format_patch, r.blob]
 
 
+@paused()
 def encode(g: Grouping, indexed: Indexed) -> bytes | None:
     """The grouping with each mail's file as its number in the run (None: a file is named twice)."""
     files = {(path, label): i for i, (path, label, _) in enumerate(indexed.sources or ())}
@@ -96,6 +98,7 @@ def _strs(xs) -> bool:
     return type(xs) is list and all(map(isinstance, xs, repeat(str)))
 
 
+@paused()
 def decode(blob: bytes, indexed: Indexed) -> Grouping | None:
     """The grouping kept in `blob`, its mails on this run's paths; None when it does not read as one."""
     sources = indexed.sources or ()

@@ -15,7 +15,9 @@ import zlib
 from itertools import repeat
 from pathlib import Path
 
+from ..collector import paused
 from ..sources.index import MailHead, MailRef
+
 
 class Blob:
     """A row's bytes, made when first asked for: a triage run encodes the rows it read while the
@@ -58,6 +60,7 @@ def append_rows(blob: bytes, drop: int, pairs: list[tuple[MailHead, bytes]],
     return blob + _frame(drop, pairs)
 
 
+@paused()
 def _frame(drop: int, pairs: list[tuple[MailHead, bytes]]) -> bytes:
     rows = [[h.ref.offset, h.ref.length, h.ref.in_mbox, h.ref.mboxrd, h.ref.format_patch, h.msgid, h.parents,
              h.in_reply_to, h.subject, h.sender, h.date, h.change_id, h.synthesized, d.hex(), h.paths,
@@ -83,6 +86,7 @@ def _parts(blob: bytes) -> int:
     return sum(1 for _ in _split(blob))
 
 
+@paused()
 def decode_rows(blob: bytes, f: Path, label: str) -> list[tuple[MailHead, bytes]]:
     """The row's mails, on path `f`; ValueError when it does not decode to mails (the store's CRC
     only says it is the row that was written)."""

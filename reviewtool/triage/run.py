@@ -143,17 +143,14 @@ def worker_pool(opts: TriageOptions, warm: bool = True) -> Iterator[ProcessPoolE
 
 @contextmanager
 def late_worker_pool(opts: TriageOptions) -> Iterator[ProcessPoolExecutor | None]:
-    """worker_pool forked after the archive is indexed: the index is frozen out of the
-    collector first, so that a worker's collections do not write to (and so copy) its pages."""
-    import gc
+    """worker_pool forked after the archive is indexed: what the parent holds is settled out of
+    the collector first (collector.settle), so that a worker's collections do not write to (and
+    so copy) its pages, and the parent's do not walk it again."""
+    from ..collector import settle
 
-    gc.freeze()
-    try:
-        with worker_pool(opts) as pool:
-            gc.unfreeze()  # the workers are forked by now (the pool starts them at once)
-            yield pool
-    finally:
-        gc.unfreeze()
+    settle()
+    with worker_pool(opts) as pool:
+        yield pool
 
 
 def segment_scan(pool: ProcessPoolExecutor | None, jobs: int):

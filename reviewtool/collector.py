@@ -1,0 +1,33 @@
+"""Pausing Python's cyclic garbage collector around loops that build many objects and no cycles.
+
+Each collection walks the objects made since the last one (and, every so often, all of them).
+Decoding a store's row of 28,000 mails makes some 200,000 objects, none in a cycle: the
+collections it set off were 40% of its time on the four-year archive, and found nothing.
+"""
+
+from __future__ import annotations
+
+import gc
+from contextlib import contextmanager
+from typing import Iterator
+
+
+@contextmanager
+def paused() -> Iterator[None]:
+    """No automatic collection inside the block or decorated function (it resumes after, as it was)."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def settle() -> None:
+    """Take every object made so far out of the collector's reach for the rest of the process:
+    an archive's index and grouping live until the run ends, and each full collection after them
+    walked them all again (50 ms a time on the four-year archive). Their memory is still freed
+    when the last reference goes; only a cycle among them would wait for the process to end."""
+    gc.freeze()

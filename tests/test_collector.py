@@ -1,0 +1,57 @@
+"""collector.paused and settle: the collector is off only inside, and back as it was after."""
+
+import gc
+
+import pytest
+
+from reviewtool.collector import paused, settle
+
+
+def test_paused_block_and_function_restore_the_collector():
+    assert gc.isenabled()
+    with paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+
+    @paused()
+    def inside() -> bool:
+        return gc.isenabled()
+
+    assert inside() is False
+    assert gc.isenabled()
+
+
+def test_paused_restores_after_an_exception_and_keeps_a_disabled_collector_disabled():
+    with pytest.raises(ValueError):
+        with paused():
+            raise ValueError("x")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with paused():
+            pass
+        assert not gc.isenabled()  # it was off before: paused does not turn it on
+    finally:
+        gc.enable()
+
+
+def test_settle_takes_what_exists_out_of_the_collectors_reach():
+    gc.unfreeze()
+    try:
+        kept = [[i] for i in range(1000)]
+        settle()
+        assert gc.get_freeze_count() >= len(kept)
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()
+
+
+def test_row_codecs_leave_the_collector_on(tmp_path):
+    from reviewtool.sources.index import MailHead, MailRef
+    from reviewtool.triage.index_rows import decode_rows, encode_rows
+
+    head = MailHead(MailRef(str(tmp_path / "a.mbox"), 5, 10, True), "m@x", (), None, "s", "a@x", 1.0, None)
+    blob = encode_rows([(head, b"\1" * 16)])
+    assert gc.isenabled()
+    assert decode_rows(blob, tmp_path / "a.mbox", "")[0][0].msgid == "m@x"
+    assert gc.isenabled()
