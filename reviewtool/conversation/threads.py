@@ -159,6 +159,8 @@ def postings_of(t: PatchThread) -> list[PatchThread]:
     """Thread `t` cut into its postings: a patch posted into it (_posted_into) starts one of its
     own, with the replies under it; the thread keeps the rest, and the earliest posting stays
     when the rest would hold no patch."""
+    if len(t.patches) < 2:
+        return [t]  # a lone patch that starts a posting leaves the thread none: it is the thread
     byid = {h.msgid: h for h in t.heads}
     patch_of = {h.msgid: s for h, s in t.patches}
     # the mail answered: In-Reply-To, else the nearest of References (which run root first)
