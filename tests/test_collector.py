@@ -44,14 +44,3 @@ def test_settle_takes_what_exists_out_of_the_collectors_reach():
         assert gc.isenabled()
     finally:
         gc.unfreeze()
-
-
-def test_row_codecs_leave_the_collector_on(tmp_path):
-    from reviewtool.sources.index import MailHead, MailRef
-    from reviewtool.triage.index_rows import decode_rows, encode_rows
-
-    head = MailHead(MailRef(str(tmp_path / "a.mbox"), 5, 10, True), "m@x", (), None, "s", "a@x", 1.0, None)
-    blob = encode_rows([(head, b"\1" * 16)])
-    assert gc.isenabled()
-    assert decode_rows(blob, tmp_path / "a.mbox", "")[0][0].msgid == "m@x"
-    assert gc.isenabled()

@@ -5,7 +5,7 @@ gives, its mails on this run's paths; a row that does not read back is grouped a
 from __future__ import annotations
 
 import gzip
-import json
+import marshal
 import sqlite3
 import zlib
 from contextlib import closing, contextmanager
@@ -86,12 +86,14 @@ def test_a_damaged_kept_grouping_is_made_again(tmp_path, cli):
     (key, tail), = _rows(store, "grouping:%")
     from reviewtool.triage import store as store_mod
 
-    kept = json.loads(zlib.decompress(tail))
+    kept = marshal.loads(zlib.decompress(tail))
     out_of_range = {**kept, "series": [[*kept["series"][0][:1], [[99, 0, 10, True, False, False]],
                                         *kept["series"][0][2:]], *kept["series"][1:]]}
     for bad in (b"not zlib", zlib.compress(b'{"series": [[1]], "orphans": [], "other": 0, "messages": 1}'),
-                zlib.compress(json.dumps({**kept, "messages": kept["messages"] + 1}).encode()),
-                zlib.compress(json.dumps(out_of_range).encode())):
+                zlib.compress(marshal.dumps({"series": [[1]], "orphans": [], "other": 0, "messages": 1})),
+                zlib.compress(marshal.dumps([kept])), zlib.compress(marshal.dumps(kept)[:-5]),
+                zlib.compress(marshal.dumps({**kept, "messages": kept["messages"] + 1})),
+                zlib.compress(marshal.dumps(out_of_range))):
         with closing(sqlite3.connect(store)) as db:  # written with a good CRC: the grouping itself is bad
             db.execute("UPDATE reviews SET tail = ?, crc = ? WHERE key = ?",
                        (bad, store_mod._crc(key, "", "", bad), key))
