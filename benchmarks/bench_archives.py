@@ -38,7 +38,7 @@ from email.utils import parsedate_to_datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_triage import _tree_rss_kb  # noqa: E402
+from bench_triage import held_tree_kb  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 LISTS = ROOT.parent / "shared" / "corpus" / "lists"
@@ -50,7 +50,7 @@ DATE_RE = re.compile(rb"^Date:[ \t]*([^\n]*)", re.M | re.I)
 
 
 def run(args: list, env: dict | None = None, memory: bool = False, cwd: str = "/") -> dict:
-    """Wall, CPU (the process and what it waited for), peak PSS of the tree (every 0.1 s) and output."""
+    """Wall, CPU (the process and what it waited for), peak PSS of the tree (held 20 ms, every 0.1 s) and output."""
     peak = 0
     t0 = time.perf_counter()
     proc = subprocess.Popen([str(a) for a in args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
@@ -60,7 +60,7 @@ def run(args: list, env: dict | None = None, memory: bool = False, cwd: str = "/
     def sample():
         nonlocal peak
         while not done.is_set():
-            peak = max(peak, _tree_rss_kb(proc.pid))
+            peak = max(peak, held_tree_kb(proc.pid))
             done.wait(0.1)
 
     sampler = threading.Thread(target=sample, daemon=True)
