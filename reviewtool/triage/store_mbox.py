@@ -113,16 +113,29 @@ def _scan_segments(f: Path, fh: BinaryIO, raw: _HashingRaw, label: str, skip: in
     before = _signature(f)
     later = segmented.map(scan_digested, [(str(f), a, b, skip, label) for a, b in cuts[1:]])
     own = list(scan_mbox(str(f), fh, skip, label, stop=cuts[0][1]))
+    # The rest of the file is hashed for its digest in a thread while this one digests its own
+    # mails: reads and hashlib release the GIL, and the workers' segments, done sooner, leave a
+    # core for it (this process hashed its half three times over, in turn, the workers theirs once).
+    rest = threading.Thread(target=_hash_rest, args=(raw,), daemon=True)
+    rest.start()
     kept: Newest = Newest()
-    kept.extend(with_digests(f, own))
-    raw.seek(raw.hashed)  # the rest of the file, for its digest
-    while raw.read(_CHUNK):
-        pass
+    try:
+        kept.extend(with_digests(f, own))
+    finally:
+        rest.join()
     for pairs in later:
         kept.extend(pairs)
     done = kept.done()
     state = _state(raw) if _signature(f) == before else None
     return Scanned([h for h, _ in done], state, kept.left_out, [d for _, d in done])
+
+
+def _hash_rest(raw: _HashingRaw) -> None:
+    """Read `raw` on to its end, hashing what was not hashed yet (its digest then covers the file)."""
+    raw.seek(raw.hashed)
+    buf = bytearray(_CHUNK)
+    while raw.readinto(buf):
+        pass
 
 
 def _signature(f: Path) -> tuple[int, int, int]:
