@@ -24,6 +24,7 @@ each table, and the ratios (to the cold run, to git mailsplit) are the figures t
 from __future__ import annotations
 
 import argparse
+import compileall
 import gzip
 import json
 import os
@@ -287,6 +288,11 @@ def main() -> int:
     i = sub.add_parser("inbox")
     i.add_argument("--keep", required=True)
     args = ap.parse_args()
+    # reviewtool as installed: `pip install .` compiles its bytecode, while the source tree run
+    # here, under PYTHONDONTWRITEBYTECODE=1 (this machine's setting), would compile every module in
+    # every run (0.1 s of a warm run's 0.45 s). The bytecode goes to __pycache__, which git ignores.
+    compileall.compile_dir(str(ROOT / "reviewtool"), quiet=1)
+    print(f"bytecode of {ROOT / 'reviewtool'} compiled, as an installed reviewtool has it")
     {"stretches": stretches, "years": years, "inbox": inbox}[args.what](args)
     return 0
 
