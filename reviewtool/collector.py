@@ -26,8 +26,14 @@ def paused() -> Iterator[None]:
 
 
 def settle() -> None:
-    """Take every object made so far out of the collector's reach for the rest of the process:
-    an archive's index and grouping live until the run ends, and each full collection after them
+    """Take every object made so far out of the collector's reach (gc.freeze) until unsettle():
+    an archive's index and grouping live as long as the run, and each full collection after them
     walked them all again (50 ms a time on the four-year archive). Their memory is still freed
-    when the last reference goes; only a cycle among them would wait for the process to end."""
+    when the last reference goes; only a cycle among them waits for unsettle()."""
     gc.freeze()
+
+
+def unsettle() -> None:
+    """Give what settle() froze back to the collector (the run is over: a process that goes on,
+    a test runner say, collects its cycles again)."""
+    gc.unfreeze()

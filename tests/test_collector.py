@@ -44,3 +44,14 @@ def test_settle_takes_what_exists_out_of_the_collectors_reach():
         assert gc.isenabled()
     finally:
         gc.unfreeze()
+
+
+def test_a_triage_run_gives_back_what_it_settled(cli, tmp_path, monkeypatch):
+    from pathlib import Path
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    gc.unfreeze()
+    example = Path(__file__).resolve().parents[1] / "fixtures" / "examples" / "net-foo-3-patches.mbox"
+    res = cli("triage", str(example), "-f", "json", "--no-progress")
+    assert res.code in (0, 1), res.err
+    assert gc.get_freeze_count() == 0  # a test runner, or any process that goes on, collects again

@@ -104,7 +104,7 @@ def triage(
     from ..triage.run import (TriageOptions, late_worker_pool, segment_scan, superseded_entries, warm_pool,
                               worker_pool)
     from ..triage.spool import Spool
-    from ..collector import settle
+    from ..collector import settle, unsettle
 
     from ..sources.lore import FetchOptions, parse_duration, server_base
 
@@ -174,6 +174,7 @@ def triage(
             indexed = index_archive(paths, Path(scratch), guard, skipped_files, scratch_labels, segment_scan(pool, opts.jobs),
                                     defer=True)
             settle()  # the index lives as long as the run: no collection walks it again
+            stack.callback(unsettle)
             stack.callback(indexed.save_rows)
             if deferred and indexed.mails_new:  # new mail: its series will be reviewed, so fork now
                 pool = stack.enter_context(late_worker_pool(opts))
