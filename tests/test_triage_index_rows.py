@@ -18,13 +18,11 @@ def test_row_codecs_leave_the_collector_on(tmp_path):
 
 def test_a_row_part_that_is_not_mails_is_a_value_error(tmp_path):
     import marshal
-    import zlib
 
     from reviewtool.triage.index_rows import _LEN, decode_rows
 
     def part(payload: bytes) -> bytes:
-        packed = zlib.compress(payload, 1)
-        return len(packed).to_bytes(_LEN, "big") + packed
+        return len(payload).to_bytes(_LEN, "big") + payload
 
     good = marshal.dumps((0, [(5, 10, True, False, False, "m@x", (), None, "s", "a@x", 1.0, None, False, b"d",
                               (), b"", False, None, "")]), 4)
