@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import re
 import resource
 import subprocess
@@ -43,7 +44,7 @@ from gen_triage import append_mails, generate, templates  # noqa: E402
 NOW = "2026-11-20T00:00:00Z"
 
 
-_KCMP = {"x86_64": 312, "aarch64": 272}.get(__import__("platform").machine())  # kcmp(2)'s syscall number
+_KCMP = {"x86_64": 312, "aarch64": 272}.get(platform.machine())  # kcmp(2)'s syscall number
 _KCMP_VM = 1
 
 
@@ -100,7 +101,7 @@ def held_tree_kb(pid: int) -> int:
 
 
 def measure(cmd: list[str], memory: bool = True) -> dict:
-    """Wall time, exit code and peak memory (process tree PSS, sampled every 20 ms) of a command.
+    """Wall time, exit code and peak memory (process tree PSS held 20 ms, sampled every 40 ms) of a command.
     Without `memory`, nothing is sampled (peak 0): reading smaps_rollup 50 times a second walks
     the processes' page tables and takes a share of two cores (up to 2 s of a 9 s run)."""
     peak = 0

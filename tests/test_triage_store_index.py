@@ -398,3 +398,21 @@ def test_deferred_rows_are_written_by_save_rows_and_are_the_rows_written_at_once
     assert later.store.files(key) == at_once.store.files(key) and not out.pending
     out.save_rows()
     assert later.store.files(key) == at_once.store.files(key)
+
+
+def test_a_read_error_while_the_rest_of_the_file_is_hashed_gives_no_digest(tmp_path):
+    import hashlib
+
+    from reviewtool.triage import store_mbox
+
+    box = tmp_path / "a.mbox"
+    box.write_bytes(b"x" * 5000)
+    raw = store_mbox._HashingRaw(box, hashlib.sha256())
+
+    def failing(_buf):
+        raise OSError(5, "Input/output error")
+
+    raw._raw.readinto = failing
+    store_mbox._hash_rest(raw)  # in a thread in use: it must not raise
+    assert raw.digest_upto() is None  # no digest: the file is read whole next time
+    raw.close()

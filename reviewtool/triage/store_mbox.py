@@ -131,11 +131,16 @@ def _scan_segments(f: Path, fh: BinaryIO, raw: _HashingRaw, label: str, skip: in
 
 
 def _hash_rest(raw: _HashingRaw) -> None:
-    """Read `raw` on to its end, hashing what was not hashed yet (its digest then covers the file)."""
+    """Read `raw` on to its end, hashing what was not hashed yet (its digest then covers the file).
+    A read error leaves a gap: no digest is given, and the file is read whole next time (raised
+    in a thread, it would only be a traceback on stderr)."""
     raw.seek(raw.hashed)
     buf = bytearray(_CHUNK)
-    while raw.readinto(buf):
-        pass
+    try:
+        while raw.readinto(buf):
+            pass
+    except OSError:
+        raw.gap = True
 
 
 def _signature(f: Path) -> tuple[int, int, int]:
