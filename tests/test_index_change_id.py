@@ -43,3 +43,17 @@ def test_change_id_on_every_fixture_mail():
             seen += 1
             found += plain_change_id(part) is not None
     assert seen > 1000 and found > 0
+
+
+_MAIL = (b"From: A <a@example.org>\nMessage-ID: <%s@example.org>\nSubject: %s\n"
+         b"Date: Mon, 1 Jan 2024 00:00:00 +0000\n\n"
+         b"change-id: 20240101-x\n\ndiff --git a/f.c b/f.c\n--- a/f.c\n+++ b/f.c\n@@ -1 +1 @@\n-a\n+b\n")
+
+
+def test_a_patch_head_describes_its_body_and_a_reply_head_does_not():
+    """Grouping keys patches by their change-id and diff, never replies (conversation/threads.py),
+    so a reply's body is not read: its head says nothing of it, even when it carries a diff."""
+    patch = index.single_head("x", _MAIL % (b"p", b"[PATCH] f: b"), 0, "x")
+    reply = index.single_head("x", _MAIL % (b"r", b"Re: [PATCH] f: b"), 0, "x")
+    assert (patch.change_id, patch.paths, patch.has_diff, bool(patch.sketch)) == ("20240101-x", ("f.c",), True, True)
+    assert (reply.change_id, reply.paths, reply.has_diff, reply.sketch) == (None, (), False, b"")

@@ -15,13 +15,13 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Callable, Iterator
 
 from ..errors import InputError
 from ..limits import limits
 from ..mail.headers import MAIL_POLICY, date_of, decoded, ids_in, msgid_in
 from ..mail.message import is_patch_mail
-from ..mail.subject import parse_subject
+from ..mail.subject import is_reply_subject, parse_subject
 from . import diffsig, files
 from .bodies import Bodies, read_on_to
 from .segments import SegmentScan, segments
@@ -169,8 +169,10 @@ def _list_id(value: str) -> str | None:
     return sys.intern(m.group(1).lower()) if m else None
 
 
-def _head(ref: MailRef, head: bytes, change_id: bytes | None, whole: bytes | None = None,
-          diff: tuple[tuple[str, ...], bytes] = ((), b""), has_diff: bool = False) -> MailHead | None:
+def _head(ref: MailRef, head: bytes, body: Callable[[], bytes], whole: bytes | None = None) -> MailHead | None:
+    """The head of the mail whose header block is `head`; `body()` reads its body, which only a
+    patch's head describes (its change-id and diff): grouping keys patches, never replies, by
+    them (conversation/threads.py), and half of an archive's bytes are replies."""
     f = _fields(head)
     if not f and not _HEADER_PARSER.parsebytes(head).keys():
         return None  # not a mail (files.parse_mails skips these too)
@@ -188,9 +190,14 @@ def _head(ref: MailRef, head: bytes, change_id: bytes | None, whole: bytes | Non
     except (OverflowError, ValueError, OSError):  # a date at the ends of the calendar
         date = None
     subject = decoded(f.get(b"subject", ""))
-    has_diff = has_diff or bool(diff[0])
-    if not has_diff and _MULTIPART_RE.search(head) and _might_be_a_patch(subject):
-        has_diff = _decoded_body_has_diff(ref, whole)  # rare: a diff in a MIME part
+    change_id, diff, has_diff = None, ((), b""), False
+    if not is_reply_subject(subject):
+        raw_body = body()
+        text = diffsig.decoded(head, raw_body)
+        change_id, diff, has_diff = _change_id(raw_body), diffsig.scan_text(text), _body_has_diff(head, text)
+        has_diff = has_diff or bool(diff[0])
+        if not has_diff and _MULTIPART_RE.search(head) and _might_be_a_patch(subject):
+            has_diff = _decoded_body_has_diff(ref, whole)  # rare: a diff in a MIME part
     return MailHead(ref=ref, msgid=msgid, parents=tuple(irt + refs), in_reply_to=irt[0] if irt else None,
                     subject=subject, sender=decoded(f.get(b"from", "")).lower(),
                     date=date, change_id=change_id.decode("ascii", "replace") if change_id else None,
@@ -243,9 +250,8 @@ def scan_mbox(path: str, fh: BinaryIO, start: int, label: str, first_line: bytes
         if not raw.strip():
             return None
         # A mail over the mail limit is not read: its review refuses it by its size alone.
-        body = os.pread(fd, end - body_start, body_start) if body_start < end <= body_start + big else b""
-        text = diffsig.decoded(raw, body)
-        return _head(ref, raw, _change_id(body), diff=diffsig.scan_text(text), has_diff=_body_has_diff(raw, text))
+        return _head(ref, raw, lambda: os.pread(fd, end - body_start, body_start)
+                     if body_start < end <= body_start + big else b"")
 
     bodies = Bodies.open(fd, _LINE_PIECE) if skip_bodies else None
     try:
@@ -320,11 +326,8 @@ def single_head(path: str, data: bytes, offset: int, label: str, size: int | Non
     over the mail limit)."""
     end = re.search(rb"\r?\n\r?\n", data)
     head = data[: end.start() + 1] if end else data
-    body = data[end.end():] if end else b""
-    text = diffsig.decoded(head, body)
     ref = MailRef(path, offset, size if size is not None else len(data), label=label, blob=blob)
-    return _head(ref, head, _change_id(body), data if size is None else None,
-                 diff=diffsig.scan_text(text), has_diff=_body_has_diff(head, text))
+    return _head(ref, head, lambda: data[end.end():] if end else b"", data if size is None else None)
 
 
 def probe(fh: BinaryIO, name: str) -> tuple[str, int]:
