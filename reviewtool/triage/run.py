@@ -63,9 +63,14 @@ def triage_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> Reviewe
 
 def triage_batch(groups: list[SeriesGroup], opts: TriageOptions) -> list[Reviewed]:
     """triage_group for several groups, their patch-ids asked of git once for all."""
+    from ..heap import give_back
+
     raw_lists = _read_raws(groups)
     _warm_patch_ids(raw_lists)
-    return [triage_group(g, opts, raws) for g, raws in zip(groups, raw_lists)]
+    out = [triage_group(g, opts, raws) for g, raws in zip(groups, raw_lists)]
+    del raw_lists
+    give_back()  # what the batch freed, before the next one scatters itself in between
+    return out
 
 
 _WORKER_OPTS: TriageOptions | None = None
