@@ -98,3 +98,24 @@ def test_sketches_read_plain_and_quoted_printable_diffs_alike():
     other = scan_text(patch_body(diff=hunk_diff("net/core/dev.c", ["int b;"], ["long b;"])).encode())[1]
     assert similarity(plain, plain) == 1.0 and similarity(plain, other) == 0.0
     assert scan_text(b"no diff here\n> diff --git a/x b/x\n") == ((), b"") and similarity(b"", plain) is None
+
+
+def test_a_v2_after_two_unnumbered_patches_in_one_thread_is_reviewed_as_itself(tmp_path, cli):
+    """b4 numbers a second unnumbered patch from the same author in one thread as v2 ("Assuming
+    new revision"), so the real v2 became its v3 and b4's v2 answered for it: the triaged v2 showed
+    the subject and the review of the earlier patch (linux-wireless, 2022-09: a test patch and a
+    fix sent to a syzbot report, then the fix's v2)."""
+    report = Mail("[syzbot] KASAN: slab-out-of-bounds in bar_path", "syzbot found the following issue",
+                  sender="syzbot <syzbot+1234@syzkaller.appspotmail.com>", date=T0)
+    test = patch("[PATCH] Add test files for 20221102", path="Next/SHA1s", when=T0 + timedelta(hours=1))
+    fix = patch("[PATCH] foo: fix the bar path", when=T0 + timedelta(hours=20))
+    v2 = patch("[PATCH v2] foo: fix the bar path", lines=LINES[:7] + ["\tfoo_7(dev, 1);"], when=T0 + timedelta(hours=30))
+    items = {i["revision"]: i for i in triaged(triage_thread(cli, tmp_path, report, test, fix, v2))}
+    assert items[2]["full_subject"] == "[PATCH v2] foo: fix the bar path"
+    assert items[2]["patches"][0]["subject"] == "[PATCH v2] foo: fix the bar path"
+
+
+def triage_thread(cli, tmp_path, *mails: Mail):
+    res = cli("triage", write(tmp_path, thread(*mails)), "--format", "json", "--now", NOW, "--no-store")
+    assert res.code in (0, 1), res.err
+    return res.json

@@ -175,10 +175,23 @@ def _lore_message(b4, msg: EmailMessage):
     return b4.LoreMessage(msg)
 
 
+def _b4_revision(lmbx, revision: int, current: str | None) -> int:
+    """The revision under which b4 keeps the posting whose first mail is `current`, which the linker
+    chose as `revision`. b4 numbers a second unnumbered single patch from the same author in one
+    thread as the next revision ("Assuming new revision"), in the order the mails come: in a thread
+    with two v1 patches and then a v2, b4's v2 is the second v1 and the v2 its v3, and asked for
+    v2 it answered with a patch of v1."""
+    if current is None or not any(k > revision for k in lmbx.series):
+        return revision
+    keys = [k for k, lser in lmbx.series.items() if any(p is not None and p.msgid == current for p in lser.patches)]
+    return keys[0] if keys else revision
+
+
 def _series_for(lmbx, skipped: list[str], msgs: list[EmailMessage], revision: int, source: str, *,
-                subjects: dict[str, str] | None = None, reposts: tuple[Patch, ...] = ()) -> Series | None:
+                subjects: dict[str, str] | None = None, reposts: tuple[Patch, ...] = (),
+                current: str | None = None) -> Series | None:
     try:
-        lser = lmbx.get_series(revision=revision, codereview_trailers=False)
+        lser = lmbx.get_series(revision=_b4_revision(lmbx, revision, current), codereview_trailers=False)
     except SystemExit as exc:  # b4 exits on Cf characters and attestation hardfail
         raise InputError(f"{source}: b4 refused the series (exit {exc.code}); the mail may hold "
                          "bidirectional-control characters") from exc
@@ -268,7 +281,8 @@ def build_series(msgs: list[EmailMessage], *, revision: int | None = None, sourc
 
     def series_for(r: int) -> Series | None:
         reposts = _reposts(older.get(r, [])) if r == target else ()
-        return _series_for(boxes.pop(), skipped, b4_msgs, r, source, subjects=subjects, reposts=reposts)
+        return _series_for(boxes.pop(), skipped, b4_msgs, r, source, subjects=subjects, reposts=reposts,
+                           current=current if r == target else None)
 
     series = series_for(target)
     if series is None:
