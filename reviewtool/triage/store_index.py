@@ -27,7 +27,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..limits import limits
 from ..sources.archives import index_inputs
-from ..sources.index import MailHead, MailRef, index_file
+from ..sources.index import MailHead, MailRef, index_file, probe, single_head
 from ..sources.inbox import epochs, is_inbox
 from ..sources.input_files import gzip_cut, gzip_note, is_gzip, mail_files, unpack_gzip, unpacked_path
 from ..sources.newest import Newest, left_out_note
@@ -35,7 +35,7 @@ from ..sources.segments import SegmentScan
 from .index_rows import Blob, append_rows, blob_bytes, decode_rows, encode_rows
 from .store import Guard
 from .store_inbox import epoch_mails
-from .store_keys import code_digest
+from .store_keys import code_digest, mail_digest
 from .store_mbox import PrefixDigest, scan_grown, scan_whole, with_digests
 
 RACY_S = 2.0  # a file written this recently may still change without its timestamps changing
@@ -118,8 +118,9 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
         # Rows are keyed by the real path: the same archive named from another directory is the same
         stored = guard.call(lambda s: s.files(os.path.realpath(p)), default=None)
         rows: list[tuple[str, str, bytes]] = []
+        keys = _real_paths(files)
         for f in files:
-            label, key = labels.get(f, str(f)), os.path.realpath(f)
+            label, key = labels.get(f, str(f)), keys[f]
             keep = stored is not None and guard.usable and f not in labels
             before = len(out.heads)
             try:
@@ -139,7 +140,7 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
             if keep:
                 out.used_files.append(key)
         if stored is not None:
-            gone = set(stored) - {os.path.realpath(f) for f in files}
+            gone = set(stored) - set(keys.values())
             if rows or gone:
                 out.pending.append((os.path.realpath(p), rows, gone))
     if not defer:
@@ -221,9 +222,61 @@ def _index_one(f: Path, label: str, scratch: Path, stored: tuple[str, bytes] | N
     return row, row
 
 
+def _real_paths(files: list[Path]) -> dict[Path, str]:
+    """os.path.realpath of each file, its directory's resolved once: realpath looks at every
+    component of every path (a maildir of 5,402 mails: 14% of its index). A file that is itself a
+    symbolic link is resolved whole."""
+    dirs: dict[Path, str] = {}
+    out: dict[Path, str] = {}
+    for f in files:
+        try:
+            link = os.path.islink(f)
+        except OSError:
+            link = True
+        if link or f.name in ("", ".", ".."):
+            out[f] = os.path.realpath(f)
+            continue
+        if (d := dirs.get(f.parent)) is None:
+            d = dirs[f.parent] = os.path.realpath(f.parent)
+        out[f] = os.path.join(d, f.name)
+    return out
+
+
+def _one_mail(f: Path, label: str) -> tuple[list[MailHead], list[bytes]] | None:
+    """The mail of a file that holds one (a maildir's, a directory's) and the digest of its bytes,
+    read with one open and one read; None for any other file (a gzip, an mbox, one over the mail
+    limit or that cannot be opened), which _index_whole reads as before. A maildir is thousands of
+    such files, and is_gzip, scan_whole, index_file and with_digests opened each of them four times
+    and read it three: 1.2 s to index a maildir of 5,402 mails, against 0.4 s for the same mbox."""
+    try:
+        fh = open(f, "rb")
+    except OSError:
+        return None
+    with fh:
+        if fh.read(2) == b"\x1f\x8b":
+            return None
+        fh.seek(0)
+        kind, skip = probe(fh, label)  # what is not mail raises here as in index_file
+        if kind != "single":
+            return None
+        fh.seek(skip)
+        if os.fstat(fh.fileno()).st_size - skip > limits().mail_bytes:
+            return None
+        whole = fh.read()
+    head = single_head(str(f), whole, skip, label)
+    return ([head], [mail_digest(whole)]) if head is not None else ([], [])
+
+
 def _index_whole(f: Path, label: str, scratch: Path, out: Indexed, stat: tuple[list[int], bool] | None,
                  segmented: SegmentScan | None) -> tuple[str, bytes] | None:
     """Read the file whole into `out`; the row to store for it (None: none)."""
+    if (one := _one_mail(f, label)) is not None:
+        heads = _newest(one[0], out)
+        out.files_read += 1
+        out.mails_read += len(heads)
+        out.mails_new += len(heads)
+        pairs = list(zip(heads, one[1]))
+        return _add(out, pairs, None if stat is None else {"kind": "single", "sig": stat[0]} if stat[1] else None)
     path = unpack_gzip(f, scratch) if is_gzip(f) else f
     cut = gzip_cut(f, path) if path != f else None
     if cut is not None:

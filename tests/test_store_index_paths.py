@@ -1,0 +1,52 @@
+"""The store keys a directory's files by their real paths, each directory resolved once
+(triage/store_index._real_paths): the same answer as os.path.realpath for every file."""
+
+import os
+from pathlib import Path
+
+from reviewtool.triage.store_index import _real_paths
+
+
+def test_real_paths_are_realpath_of_each_file(tmp_path, monkeypatch):
+    real = tmp_path / "real"
+    (real / "new").mkdir(parents=True)
+    (real / "new" / "1.mail").write_text("x")
+    (tmp_path / "elsewhere.mail").write_text("y")
+    (real / "new" / "2.mail").symlink_to(tmp_path / "elsewhere.mail")  # a file that is a link
+    (tmp_path / "linked").symlink_to(real)  # a directory reached through a link
+    monkeypatch.chdir(tmp_path)
+    files = [Path("linked/new/1.mail"), Path("linked/new/2.mail"), tmp_path / "linked" / "new" / "1.mail",
+             Path("real/new/../new/1.mail"), Path("linked/new/missing.mail")]
+    got = _real_paths(files)
+    assert got == {f: os.path.realpath(f) for f in files}
+    assert got[Path("linked/new/2.mail")] == str(tmp_path / "elsewhere.mail")
+
+
+def _listed_the_old_way(path: Path) -> list[Path]:
+    if all((path / d).is_dir() for d in ("cur", "new", "tmp")):
+        found = sorted([*(path / "cur").iterdir(), *(path / "new").iterdir()])
+    else:
+        found = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+    return [p for p in found if p.is_file()]
+
+
+def test_a_directory_and_a_maildir_list_their_files_as_pathlib_did(tmp_path):
+    from reviewtool.sources.input_files import mail_files
+
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    for name in ("b.mail", "a.mail", ".hidden", "a-b", "A", "z 1", "é.mail"):
+        (plain / name).write_text("x")
+    (plain / "sub").mkdir()
+    (plain / "link").symlink_to(plain / "a.mail")
+    (plain / "dangling").symlink_to(plain / "gone")
+    md = tmp_path / "md"
+    for d in ("cur", "new", "tmp"):
+        (md / d).mkdir(parents=True)
+    for d, names in (("new", ["1700000001.M9P1.h", "1700000001.M10P1.h", ".dot"]), ("cur", ["1699.M1P2.h:2,S"])):
+        for name in names:
+            (md / d / name).write_text("x")
+    (md / "new" / "subdir").mkdir()
+    for p in (plain, md):
+        assert mail_files(p) == _listed_the_old_way(p)
+    assert mail_files(md)[0].parent.name == "cur" and len(mail_files(md)) == 4
