@@ -50,3 +50,21 @@ def test_a_directory_and_a_maildir_list_their_files_as_pathlib_did(tmp_path):
     for p in (plain, md):
         assert mail_files(p) == _listed_the_old_way(p)
     assert mail_files(md)[0].parent.name == "cur" and len(mail_files(md)) == 4
+
+
+def test_a_rows_state_text_is_json_dumps_of_it():
+    import json
+
+    from reviewtool.limits import limits
+    from reviewtool.triage.store_index import _state_text
+    from reviewtool.triage.store_keys import code_digest
+
+    for state in ({"kind": "single", "sig": [12, 1700000000123456789, 1700000000123456789, 99, 2049]},
+                  {"kind": "single", "sig": [0, -1, 2 ** 70, 3, 4]},
+                  {"kind": "single", "sig": [True, 1, 2, 3, 4]},
+                  {"kind": "single", "sig": [1, 2, 3]},
+                  {"kind": "gzip", "sig": [1, 2, 3, 4, 5]},
+                  {"kind": "mbox", "end": 10, "digest": "ab", "sig": [1, 2, 3, 4, 5]}):
+        text = _state_text(state)
+        assert text == json.dumps({**state, "code": code_digest(), "cap": limits().archive_mails})
+        assert json.loads(text)["sig"] == state["sig"]

@@ -416,3 +416,50 @@ def test_a_read_error_while_the_rest_of_the_file_is_hashed_gives_no_digest(tmp_p
     store_mbox._hash_rest(raw)  # in a thread in use: it must not raise
     assert raw.digest_upto() is None  # no digest: the file is read whole next time
     raw.close()
+
+
+def test_a_large_maildir_read_ahead_by_workers_is_the_index_read_here(tmp_path, monkeypatch):
+    """A maildir of READ_AHEAD_FILES mails or more is read in parts, the first here and the others in
+    the workers: the same mails, digests and rows as one process reading it; a file written after
+    a worker read it (its signature changed) is read again here."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from reviewtool.sources.segments import SegmentScan
+    from reviewtool.triage import store_index
+
+    monkeypatch.setattr(store_index, "READ_AHEAD_FILES", 8)
+    mails = (_mails() * 3)[:24]
+    mails = [m.replace(b"Message-ID: <", b"Message-ID: <%d." % i, 1).replace(b"Message-Id: <", b"Message-Id: <%d." % i, 1)
+             for i, m in enumerate(mails)]
+    md = _maildir(tmp_path / "md", mails)
+    ga = guard(tmp_path / "a")
+    serial, _ = index(ga, md, scratch=tmp_path)
+    read_in_workers: list = []
+    with ProcessPoolExecutor(2) as pool:
+        def parts(fn, args):
+            read_in_workers.append(len(args))
+            return pool.map(fn, *zip(*args))
+
+        g = guard(tmp_path / "b")
+        ahead, skipped = (store_index.index_archive([md], tmp_path, g, [], {}, SegmentScan(parts=3, map=parts)), [])
+    assert read_in_workers == [2] and not g.errors
+    assert ahead.heads == serial.heads == full(md, scratch=tmp_path) and ahead.digests == serial.digests
+    from reviewtool.triage.index_rows import decode_rows
+
+    rows = {k: (state, decode_rows(blob, Path(k), k)) for k, (state, blob) in g.store.files(os.path.realpath(md)).items()}
+    assert rows == {k: (state, decode_rows(blob, Path(k), k))
+                    for k, (state, blob) in ga.store.files(os.path.realpath(md)).items()} and len(rows) == 24
+
+    victim = sorted((md / "cur").iterdir())[-1]  # in a worker's part
+    real_read_ones = store_index.read_ones
+
+    def read_then_written(paths, labels, maildir):
+        out = real_read_ones(paths, labels, maildir)
+        if str(victim) in paths:
+            victim.write_bytes(mails[0].replace(b"Message-", b"X-Was-Message-", 1) + b"\n")
+        return out
+
+    monkeypatch.setattr(store_index, "read_ones", read_then_written)
+    g = guard(tmp_path / "c")
+    later = store_index.index_archive([md], tmp_path, g, [], {}, SegmentScan(parts=2, map=lambda fn, args: map(fn, *zip(*args))))
+    assert later.heads == full(md, scratch=tmp_path) != serial.heads

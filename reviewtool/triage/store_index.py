@@ -20,7 +20,7 @@ import json
 import os
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -119,13 +119,15 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
         stored = guard.call(lambda s: s.files(os.path.realpath(p)), default=None)
         rows: list[tuple[str, str, bytes]] = []
         keys = _real_paths(files)
+        ahead = _ReadAhead([f for f in files if stored is None or keys[f] not in stored], labels, segmented, maildir)
         for f in files:
             label, key = labels.get(f, str(f)), keys[f]
             keep = stored is not None and guard.usable and f not in labels
             before = len(out.heads)
+            stat = _stat(f, maildir) if keep else None
             try:
-                row, effective = _index_one(f, label, scratch, stored.get(key) if keep else None, out,
-                                            _stat(f, maildir) if keep else None, guard, segmented)
+                row, effective = _index_one(f, label, scratch, stored.get(key) if keep else None, out, stat, guard,
+                                            segmented, ahead.take(f, stat, keep))
             except InputError as exc:
                 if f == p:
                     raise
@@ -207,10 +209,12 @@ def _note_source(out: Indexed, f: Path, label: str, row: tuple[str, bytes] | Non
 
 
 def _index_one(f: Path, label: str, scratch: Path, stored: tuple[str, bytes] | None, out: Indexed,
-               stat: tuple[list[int], bool] | None, guard: Guard, segmented: SegmentScan | None = None):
+               stat: tuple[list[int], bool] | None, guard: Guard, segmented: SegmentScan | None = None,
+               read: tuple[list[MailHead], list[bytes]] | None = None):
     """Index one file into `out`: (the row to store for it, the row its mails are now those of);
     None for the first when there is none to store or the stored one stands, for the second when
-    no row holds them. `stat` is _stat's answer for a file the store keeps, None for one it does not."""
+    no row holds them. `stat` is _stat's answer for a file the store keeps, None for one it does not;
+    `read`, _one_mail's answer for it when _read_ahead read it already."""
     if stored is not None and stat is not None:
         try:
             done = _from_store(f, label, stored, stat, out, scratch)
@@ -218,8 +222,62 @@ def _index_one(f: Path, label: str, scratch: Path, stored: tuple[str, bytes] | N
             done = False  # a row that does not decode is a miss: the file is read whole, the row replaced
         if done is not False:
             return done, done or stored
-    row = _index_whole(f, label, scratch, out, stat, segmented)
+    row = _index_whole(f, label, scratch, out, stat, segmented, read)
     return row, row
+
+
+READ_AHEAD_FILES = 256  # a directory of fewer mail files is read here alone: a worker's round trip costs more
+
+_Read = tuple[list[MailHead], list[bytes]]  # _one_mail's answer: the file's mails and their digests
+
+
+class _ReadAhead:
+    """_one_mail of each of a directory's files the store does not answer, read in as many parts as
+    segmented allows: this process reads the first part while the workers, idle until the archive
+    is indexed, read the others (a maildir is indexed mail by mail, as a large mbox is by segments).
+    A worker's part is waited for only when the index reaches its first file. Each answer comes with
+    the file's signature from before it was read, and stands only where the index then finds the
+    same (a file written meanwhile is read again). A file that is not one mail has no answer:
+    _index_whole reads it, and says why, as before."""
+
+    def __init__(self, files: list[Path], labels: dict[Path, str], segmented: SegmentScan | None, maildir: bool):
+        self.got: dict[Path, tuple[list[int] | None, _Read | None]] = {}
+        self.wanted: set[Path] = set()
+        self.pending: Iterator = iter(())
+        if segmented is None or segmented.parts < 2 or len(files) < READ_AHEAD_FILES:
+            return
+        size = -(-len(files) // segmented.parts)
+        chunks = [files[i:i + size] for i in range(0, len(files), size)]
+        self.wanted = set(files)
+        later = segmented.map(read_ones, [_args(c, labels, maildir) for c in chunks[1:]])
+        self.pending = zip(chunks[1:], later)
+        self.got = dict(zip(chunks[0], read_ones(*_args(chunks[0], labels, maildir))))
+
+    def take(self, f: Path, stat: tuple[list[int], bool] | None, keep: bool) -> _Read | None:
+        """The file's mails as read ahead, if they were and it has not changed since (`stat`: its
+        signature now; `keep`: whether the store keeps a row for it, else any reading stands)."""
+        if f not in self.wanted:
+            return None
+        while f not in self.got and (part := next(self.pending, None)) is not None:
+            self.got.update(zip(*part))
+        sig, read = self.got.pop(f, (None, None))
+        return read if not keep or (stat is not None and sig == stat[0]) else None
+
+
+def _args(files: list[Path], labels: dict[Path, str], maildir: bool) -> tuple[list[str], list[str], bool]:
+    return [str(f) for f in files], [labels.get(f, str(f)) for f in files], maildir
+
+
+def read_ones(paths: list[str], labels: list[str], maildir: bool) -> list[tuple[list[int] | None, _Read | None]]:
+    """(signature before the read, _one_mail) of each file: a worker's part of _ReadAhead."""
+    out: list[tuple[list[int] | None, _Read | None]] = []
+    for path, label in zip(paths, labels):
+        stat = _stat(Path(path), maildir)
+        try:
+            out.append((stat[0] if stat is not None else None, _one_mail(Path(path), label)))
+        except InputError:
+            out.append((None, None))
+    return out
 
 
 def _real_paths(files: list[Path]) -> dict[Path, str]:
@@ -268,9 +326,11 @@ def _one_mail(f: Path, label: str) -> tuple[list[MailHead], list[bytes]] | None:
 
 
 def _index_whole(f: Path, label: str, scratch: Path, out: Indexed, stat: tuple[list[int], bool] | None,
-                 segmented: SegmentScan | None) -> tuple[str, bytes] | None:
-    """Read the file whole into `out`; the row to store for it (None: none)."""
-    if (one := _one_mail(f, label)) is not None:
+                 segmented: SegmentScan | None, read: tuple[list[MailHead], list[bytes]] | None = None
+                 ) -> tuple[str, bytes] | None:
+    """Read the file whole into `out` (`read`: as _one_mail read it already); the row to store for
+    it (None: none)."""
+    if (one := read or _one_mail(f, label)) is not None:
         heads = _newest(one[0], out)
         out.files_read += 1
         out.mails_read += len(heads)
@@ -365,8 +425,21 @@ def _add(out: Indexed, pairs: list[tuple[MailHead, bytes]], state: dict | None =
         out.digests[h.ref] = d
     if state is None:
         return None
-    return (json.dumps({**state, "code": code_digest(), "cap": limits().archive_mails}),
-            Blob(blob if blob is not None else lambda: encode_rows(pairs)))
+    return _state_text(state), Blob(blob if blob is not None else lambda: encode_rows(pairs))
+
+
+def _state_text(state: dict) -> str:
+    """json.dumps of the row's state with the code and the cap that read it. A single mail's, the
+    row of each of a maildir's files, is written out directly: json.dumps of 28,000 of them was a
+    third of what indexing a four-year maildir left to this process (tests/test_store_index_paths.py
+    holds the two equal)."""
+    cap = limits().archive_mails
+    sig = state.get("sig")
+    if (len(state) == 2 and state.get("kind") == "single" and isinstance(sig, list) and len(sig) == 5
+            and all(type(v) is int for v in sig) and type(cap) is int):
+        return (f'{{"kind": "single", "sig": [{sig[0]}, {sig[1]}, {sig[2]}, {sig[3]}, {sig[4]}], '
+                f'"code": "{code_digest()}", "cap": {cap}}}')
+    return json.dumps({**state, "code": code_digest(), "cap": cap})
 
 
 def _newest(heads, out: Indexed) -> list[MailHead]:
