@@ -6,6 +6,7 @@ the same input, byte for byte; `git mailsplit` of the same file is timed in the 
     python3 benchmarks/bench_archives.py stretches [--jobs N]       # the four of ../shared/corpus/lists
     python3 benchmarks/bench_archives.py years --keep DIR            # gen_years.py: 1, 2 and 4 years
     python3 benchmarks/bench_archives.py inbox --keep DIR            # a v2 inbox of 3 epochs (public-inbox tools)
+    python3 benchmarks/bench_archives.py maildir --keep DIR          # the four-year archive as a maildir
 
 `stretches`: each stretch unpacked to a plain mbox (as a maintainer's growing mbox is), less its
 last day of mail; a cold run with a new store on the full file and a --no-store run (the JSON
@@ -15,7 +16,9 @@ half-years: triage cold (--no-store and into a new store, peak memory sampled), 
 appended, `triage --since 14d` (without a store and from the warm store), `profile learn`, and git
 mailsplit. `inbox`: the 2022 linux-wireless stretch less its last day imported into a v2 inbox by
 public-inbox's own importer, rotated into three epochs; triage cold, warm, then the last day
-imported and triaged again: the store reads only the commits that arrived.
+imported and triaged again: the store reads only the commits that arrived. `maildir`: the
+four-year archive of `years` (made first if missing) written as a maildir, a file per mail, as
+`lei q -o` and mail clients keep a list; triage cold, warm, a day delivered, and `--since 14d`.
 
 The machine the figures come from is shared with other work: the load average is printed with
 each table, and the ratios (to the cold run, to git mailsplit) are the figures to trust.
@@ -277,6 +280,72 @@ def inbox(args) -> None:
     print(row("the day imported", grown, cold, None, "= --no-store" if grown["out"] == grown_ref["out"] else "DIFFERS"))
 
 
+def maildir(args) -> None:
+    """The four-year archive as a maildir: a file per mail in new/, named in the mbox's order."""
+    from gen_years import HALF, START, append_day
+
+    keep = Path(args.keep)
+    four = keep / "years-4.mbox"
+    if not four.exists():
+        years(args)
+    md = keep / "years-4.maildir"
+    shutil.rmtree(md, ignore_errors=True)
+    for d in ("cur", "new", "tmp"):
+        (md / d).mkdir(parents=True)
+    data = four.read_bytes()
+    day = keep / "day.mbox"
+    shutil.copyfile(four, day)
+    append_day(day, START + 8 * HALF, 0)
+    extra = day.read_bytes()[len(data):]
+    day.unlink()
+    t0 = time.perf_counter()
+    written = _write_maildir(md, data, 0)
+    wrote = time.perf_counter() - t0
+    now = (START + 8 * HALF + timedelta_days(2)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    cache, store = keep / "cache", keep / "maildir.sqlite"
+    store.unlink(missing_ok=True)
+    ref = triage(md, now, "--no-store", cache=cache)
+    messages = json.loads(ref["out"])["totals"]["messages"]
+    cold = triage(md, now, "--store", store, "--store-info", cache=cache, memory=True)
+    warm = triage(md, now, "--store", store, "--store-info", cache=cache)
+    since = triage(md, now, "--no-store", "--since", "14d", cache=cache)
+    since_cold = triage(md, now, "--store", keep / "since-md.sqlite", "--since", "14d", cache=cache)
+    (keep / "since-md.sqlite").unlink(missing_ok=True)
+    since_warm = triage(md, now, "--store", store, "--since", "14d", "--store-info", cache=cache)
+    added = _write_maildir(md, extra, written)
+    grown = triage(md, now, "--store", store, "--store-info", cache=cache)
+    grown_ref = triage(md, now, "--no-store", cache=cache)
+    print(f"{md.name} ({written:,} files written in {wrote:.1f} s, {messages:,} messages); load average "
+          f"{os.getloadavg()[0]:.1f}")
+    print(HEADER)
+    print(row("--no-store", ref, cold, messages))
+    print(row("cold (a new store)", cold, cold, messages, "= --no-store" if cold["out"] == ref["out"] else "DIFFERS"))
+    print(row("warm", warm, cold, messages, "= --no-store" if warm["out"] == ref["out"] else "DIFFERS"))
+    print(row("--since 14d, no store", since, cold))
+    print(row("--since 14d, a new store", since_cold, cold))
+    print(row("--since 14d, warm store", since_warm, cold))
+    print(row(f"a day delivered ({added} mails)", grown, cold, None,
+              "= --no-store" if grown["out"] == grown_ref["out"] else "DIFFERS"))
+
+
+def timedelta_days(n: int):
+    from datetime import timedelta
+
+    return timedelta(days=n)
+
+
+def _write_maildir(md: Path, data: bytes, first: int) -> int:
+    """Each mail of the mbox bytes `data` as a file of new/ (mboxrd quoting undone, as the index
+    reads it), numbered from `first`; how many were written."""
+    sys.path.insert(0, str(ROOT))
+    from reviewtool.sources.files import split_mbox
+
+    n = 0
+    for n, raw in enumerate(split_mbox(data, "bench"), start=1):
+        (md / "new" / f"{1700000000 + first + n}.M{first + n:07d}P1.bench").write_bytes(raw.data)
+    return n
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -287,13 +356,15 @@ def main() -> int:
     y.add_argument("--keep", required=True, help="Where the generated archives are kept (about 1 GB).")
     i = sub.add_parser("inbox")
     i.add_argument("--keep", required=True)
+    m = sub.add_parser("maildir")
+    m.add_argument("--keep", required=True, help="Where years-4.mbox is (made there if missing) and the maildir goes.")
     args = ap.parse_args()
     # reviewtool as installed: `pip install .` compiles its bytecode, while the source tree run
     # here, under PYTHONDONTWRITEBYTECODE=1 (this machine's setting), would compile every module in
     # every run (0.1 s of a warm run's 0.45 s). The bytecode goes to __pycache__, which git ignores.
     compileall.compile_dir(str(ROOT / "reviewtool"), quiet=1)
     print(f"bytecode of {ROOT / 'reviewtool'} compiled, as an installed reviewtool has it")
-    {"stretches": stretches, "years": years, "inbox": inbox}[args.what](args)
+    {"stretches": stretches, "years": years, "inbox": inbox, "maildir": maildir}[args.what](args)
     return 0
 
 

@@ -68,3 +68,10 @@ def test_a_rows_state_text_is_json_dumps_of_it():
         text = _state_text(state)
         assert text == json.dumps({**state, "code": code_digest(), "cap": limits().archive_mails})
         assert json.loads(text)["sig"] == state["sig"]
+
+
+def test_real_paths_of_a_large_directory_come_from_its_listing(tmp_path, monkeypatch):
+    from reviewtool.triage import store_index
+
+    monkeypatch.setattr(store_index, "READ_AHEAD_FILES", 2)
+    test_real_paths_are_realpath_of_each_file(tmp_path, monkeypatch)

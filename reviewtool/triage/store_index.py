@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..collector import paused
 from ..errors import InputError
 from ..limits import limits
 from ..sources.archives import index_inputs
@@ -98,6 +99,7 @@ class Indexed:
             del self.packed[target]
 
 
+@paused()  # the heads and rows it makes hold no cycles: collections during it only walked them
 def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[str],
                   labels: dict[Path, str], segmented: SegmentScan | None = None, defer: bool = False) -> Indexed:
     """Every mail of every input, as index_inputs, through the store's index when there is one;
@@ -119,10 +121,12 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
         stored = guard.call(lambda s: s.files(os.path.realpath(p)), default=None)
         rows: list[tuple[str, str, bytes]] = []
         keys = _real_paths(files)
-        ahead = _ReadAhead([f for f in files if stored is None or keys[f] not in stored], labels, segmented, maildir)
-        for f in files:
-            label, key = labels.get(f, str(f)), keys[f]
-            keep = stored is not None and guard.usable and f not in labels
+        ahead = _ReadAhead([f for f, key in keys.items() if stored is None or key not in stored], labels, segmented,
+                           maildir)
+        for f, key in keys.items():  # the files in order (a dict keeps it)
+            named = bool(labels) and f in labels  # scratch files only: most runs have none (a Path's hash costs)
+            label = labels[f] if named else str(f)
+            keep = stored is not None and guard.usable and not named
             before = len(out.heads)
             stat = _stat(f, maildir) if keep else None
             try:
@@ -241,31 +245,32 @@ class _ReadAhead:
     _index_whole reads it, and says why, as before."""
 
     def __init__(self, files: list[Path], labels: dict[Path, str], segmented: SegmentScan | None, maildir: bool):
-        self.got: dict[Path, tuple[list[int] | None, _Read | None]] = {}
-        self.wanted: set[Path] = set()
+        self.got: dict[str, tuple[list[int] | None, _Read | None]] = {}
+        self.wanted: set[str] = set()
         self.pending: Iterator = iter(())
         if segmented is None or segmented.parts < 2 or len(files) < READ_AHEAD_FILES:
             return
         size = -(-len(files) // segmented.parts)
         chunks = [files[i:i + size] for i in range(0, len(files), size)]
-        self.wanted = set(files)
+        self.wanted = set(map(str, files))
         later = segmented.map(read_ones, [_args(c, labels, maildir) for c in chunks[1:]])
         self.pending = zip(chunks[1:], later)
-        self.got = dict(zip(chunks[0], read_ones(*_args(chunks[0], labels, maildir))))
+        self.got = dict(zip(map(str, chunks[0]), read_ones(*_args(chunks[0], labels, maildir))))
 
     def take(self, f: Path, stat: tuple[list[int], bool] | None, keep: bool) -> _Read | None:
         """The file's mails as read ahead, if they were and it has not changed since (`stat`: its
         signature now; `keep`: whether the store keeps a row for it, else any reading stands)."""
-        if f not in self.wanted:
+        name = str(f)  # a Path's hash is worked out anew each time; its text is kept
+        if name not in self.wanted:
             return None
-        while f not in self.got and (part := next(self.pending, None)) is not None:
-            self.got.update(zip(*part))
-        sig, read = self.got.pop(f, (None, None))
+        while name not in self.got and (part := next(self.pending, None)) is not None:
+            self.got.update(zip(map(str, part[0]), part[1]))
+        sig, read = self.got.pop(name, (None, None))
         return read if not keep or (stat is not None and sig == stat[0]) else None
 
 
 def _args(files: list[Path], labels: dict[Path, str], maildir: bool) -> tuple[list[str], list[str], bool]:
-    return [str(f) for f in files], [labels.get(f, str(f)) for f in files], maildir
+    return [str(f) for f in files], [labels.get(f, str(f)) if labels else str(f) for f in files], maildir
 
 
 def read_ones(paths: list[str], labels: list[str], maildir: bool) -> list[tuple[list[int] | None, _Read | None]]:
@@ -283,21 +288,42 @@ def read_ones(paths: list[str], labels: list[str], maildir: bool) -> list[tuple[
 def _real_paths(files: list[Path]) -> dict[Path, str]:
     """os.path.realpath of each file, its directory's resolved once: realpath looks at every
     component of every path (a maildir of 5,402 mails: 14% of its index). A file that is itself a
-    symbolic link is resolved whole."""
-    dirs: dict[Path, str] = {}
+    symbolic link is resolved whole. Paths are split as strings: pathlib's parent and hash of each
+    were a fifth of a warm run's index of a four-year maildir."""
+    dirs: dict[str, str] = {}
+    links: dict[str, set[str] | None] = {}  # each directory's entries that are links, from one listing
+    listed = len(files) >= READ_AHEAD_FILES  # a few files (an mbox): a stat each, not their directory's listing
     out: dict[Path, str] = {}
     for f in files:
-        try:
-            link = os.path.islink(f)
-        except OSError:
-            link = True
-        if link or f.name in ("", ".", ".."):
+        parent, name = os.path.split(str(f))
+        if listed and parent not in links:
+            links[parent] = _links_in(parent or ".")
+        named = links[parent] if listed else ({name} if _is_link(f) else set())
+        if named is None or name in named or name in ("", ".", ".."):
             out[f] = os.path.realpath(f)
             continue
-        if (d := dirs.get(f.parent)) is None:
-            d = dirs[f.parent] = os.path.realpath(f.parent)
-        out[f] = os.path.join(d, f.name)
+        if (d := dirs.get(parent)) is None:
+            d = dirs[parent] = os.path.realpath(parent or ".")
+        out[f] = os.path.join(d, name)
     return out
+
+
+def _is_link(f: Path) -> bool:
+    try:
+        return os.path.islink(f)
+    except OSError:
+        return True
+
+
+def _links_in(d: str) -> set[str] | None:
+    """The names of the directory's entries that are symbolic links (its listing knows, without a
+    stat of each: a stat of each of a four-year maildir's files was a tenth of its warm run);
+    None where it cannot be listed."""
+    try:
+        with os.scandir(d) as entries:
+            return {e.name for e in entries if e.is_symlink()}
+    except OSError:
+        return None
 
 
 def _one_mail(f: Path, label: str) -> tuple[list[MailHead], list[bytes]] | None:
