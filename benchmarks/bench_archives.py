@@ -38,6 +38,7 @@ import sys
 import tempfile
 import threading
 import time
+from datetime import timedelta
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 
@@ -147,6 +148,28 @@ HEADER = (f"  {'run':<34} {'wall s':>7} {'CPU s':>7} {'msg/s':>7} {'x cold':>7} 
           f"{'reused/rev./read':>18}  JSON")
 
 
+def same(run: dict, ref: dict) -> str:
+    return "= --no-store" if run["out"] == ref["out"] else "DIFFERS"
+
+
+def cold_warm_rows(ref: dict, cold: dict, warm: dict, messages: int) -> None:
+    print(HEADER)
+    print(row("--no-store", ref, cold, messages))
+    print(row("cold (a new store)", cold, cold, messages, same(cold, ref)))
+    print(row("warm", warm, cold, messages, same(warm, ref)))
+
+
+def since_runs(path: Path, now: str, store: Path, keep: Path, cache: Path, memory: bool = False) -> list[tuple[str, dict]]:
+    """`--since 14d` without a store, into a new one, and from `store` (warm)."""
+    fresh = keep / "since.sqlite"
+    fresh.unlink(missing_ok=True)
+    runs = [("--since 14d, no store", triage(path, now, "--no-store", "--since", "14d", cache=cache, memory=memory)),
+            ("--since 14d, a new store", triage(path, now, "--store", fresh, "--since", "14d", cache=cache, memory=memory))]
+    fresh.unlink(missing_ok=True)
+    runs.append(("--since 14d, warm store", triage(path, now, "--store", store, "--since", "14d", "--store-info", cache=cache)))
+    return runs
+
+
 def stretches(args) -> None:
     for name in args.names or STRETCHES:
         src = LISTS / f"{name}.mbox.gz"
@@ -175,20 +198,14 @@ def stretches(args) -> None:
             day = len(SEP_RE.findall(data, cut))
             print(f"{name}: {messages:,} messages ({len(data) / 1e6:.1f} MB), the last day {day} mails; load average "
                   f"{os.getloadavg()[0]:.1f}; git mailsplit {split:.2f} s")
-            print(HEADER)
-            print(row("--no-store", ref, cold, messages))
-            print(row("cold (a new store)", cold, cold, messages, "= --no-store" if cold["out"] == ref["out"] else "DIFFERS"))
-            print(row("warm", warm, cold, messages, "= --no-store" if warm["out"] == ref["out"] else "DIFFERS"))
-            print(row("a day appended", grown, cold, None,
-                      "= --no-store" if grown["out"] == grown_ref["out"] else "DIFFERS"))
+            cold_warm_rows(ref, cold, warm, messages)
+            print(row("a day appended", grown, cold, None, same(grown, grown_ref)))
             print(f"  cold / git mailsplit: {cold['wall'] / split:.1f}x; warm / cold {warm['wall'] / cold['wall']:.3f} "
                   f"(target <= 0.05); appended / cold {grown['wall'] / cold['wall']:.3f} (target <= 0.10); cold "
                   f"{messages / cold['wall']:,.0f} messages/s")
 
 
 def years(args) -> None:
-    from datetime import timedelta
-
     from gen_years import HALF, START, append_day, generate
 
     keep = Path(args.keep)
@@ -219,24 +236,16 @@ def years(args) -> None:
     messages = json.loads(ref["out"])["totals"]["messages"]
     cold = triage(work, now, "--store", store, "--store-info", cache=cache, memory=True)
     warm = triage(work, now, "--store", store, "--store-info", cache=cache)
-    since = triage(work, now, "--no-store", "--since", "14d", cache=cache, memory=True)
-    since_cold = triage(work, now, "--store", keep / "since.sqlite", "--since", "14d", cache=cache, memory=True)
-    (keep / "since.sqlite").unlink(missing_ok=True)
-    since_warm = triage(work, now, "--store", store, "--since", "14d", "--store-info", cache=cache)
+    since = since_runs(work, now, store, keep, cache, memory=True)
     added = append_day(work, START + 8 * HALF, 0)
     grown = triage(work, now, "--store", store, "--store-info", cache=cache)
     grown_ref = triage(work, now, "--no-store", cache=cache)
     learn = reviewtool("profile", "learn", work, "-o", keep / "learned.toml", "--no-progress", cache=cache, memory=True)
     print(f"{work.name} (four years, {messages:,} messages); load average {os.getloadavg()[0]:.1f}")
-    print(HEADER)
-    print(row("--no-store", ref, cold, messages))
-    print(row("cold (a new store)", cold, cold, messages, "= --no-store" if cold["out"] == ref["out"] else "DIFFERS"))
-    print(row("warm", warm, cold, messages, "= --no-store" if warm["out"] == ref["out"] else "DIFFERS"))
-    print(row("--since 14d, no store", since, cold))
-    print(row("--since 14d, a new store", since_cold, cold))
-    print(row("--since 14d, warm store", since_warm, cold))
-    print(row(f"a day appended ({added} mails)", grown, cold, None,
-              "= --no-store" if grown["out"] == grown_ref["out"] else "DIFFERS"))
+    cold_warm_rows(ref, cold, warm, messages)
+    for name, run in since:
+        print(row(name, run, cold))
+    print(row(f"a day appended ({added} mails)", grown, cold, None, same(grown, grown_ref)))
     print(row("profile learn", learn, cold))
 
 
@@ -272,12 +281,9 @@ def inbox(args) -> None:
     grown_ref = triage(pi.path, now, "--no-store", cache=cache)
     print(f"{name} less its last day in a v2 inbox of {len(pi.epochs())} epochs ({messages:,} messages, imported in "
           f"{made:.0f} s); the day: {len(SEP_RE.findall(day.read_bytes()))} mails; load average {os.getloadavg()[0]:.1f}")
-    print(HEADER)
+    cold_warm_rows(ref, cold, warm, messages)
     print(row("the same mails as an mbox, --no-store", mbox, cold, messages))
-    print(row("--no-store", ref, cold, messages))
-    print(row("cold (a new store)", cold, cold, messages, "= --no-store" if cold["out"] == ref["out"] else "DIFFERS"))
-    print(row("warm", warm, cold, messages, "= --no-store" if warm["out"] == ref["out"] else "DIFFERS"))
-    print(row("the day imported", grown, cold, None, "= --no-store" if grown["out"] == grown_ref["out"] else "DIFFERS"))
+    print(row("the day imported", grown, cold, None, same(grown, grown_ref)))
 
 
 def maildir(args) -> None:
@@ -301,37 +307,23 @@ def maildir(args) -> None:
     t0 = time.perf_counter()
     written = _write_maildir(md, data, 0)
     wrote = time.perf_counter() - t0
-    now = (START + 8 * HALF + timedelta_days(2)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    now = (START + 8 * HALF + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M:%SZ")
     cache, store = keep / "cache", keep / "maildir.sqlite"
     store.unlink(missing_ok=True)
     ref = triage(md, now, "--no-store", cache=cache)
     messages = json.loads(ref["out"])["totals"]["messages"]
     cold = triage(md, now, "--store", store, "--store-info", cache=cache, memory=True)
     warm = triage(md, now, "--store", store, "--store-info", cache=cache)
-    since = triage(md, now, "--no-store", "--since", "14d", cache=cache)
-    since_cold = triage(md, now, "--store", keep / "since-md.sqlite", "--since", "14d", cache=cache)
-    (keep / "since-md.sqlite").unlink(missing_ok=True)
-    since_warm = triage(md, now, "--store", store, "--since", "14d", "--store-info", cache=cache)
+    since = since_runs(md, now, store, keep, cache)
     added = _write_maildir(md, extra, written)
     grown = triage(md, now, "--store", store, "--store-info", cache=cache)
     grown_ref = triage(md, now, "--no-store", cache=cache)
     print(f"{md.name} ({written:,} files written in {wrote:.1f} s, {messages:,} messages); load average "
           f"{os.getloadavg()[0]:.1f}")
-    print(HEADER)
-    print(row("--no-store", ref, cold, messages))
-    print(row("cold (a new store)", cold, cold, messages, "= --no-store" if cold["out"] == ref["out"] else "DIFFERS"))
-    print(row("warm", warm, cold, messages, "= --no-store" if warm["out"] == ref["out"] else "DIFFERS"))
-    print(row("--since 14d, no store", since, cold))
-    print(row("--since 14d, a new store", since_cold, cold))
-    print(row("--since 14d, warm store", since_warm, cold))
-    print(row(f"a day delivered ({added} mails)", grown, cold, None,
-              "= --no-store" if grown["out"] == grown_ref["out"] else "DIFFERS"))
-
-
-def timedelta_days(n: int):
-    from datetime import timedelta
-
-    return timedelta(days=n)
+    cold_warm_rows(ref, cold, warm, messages)
+    for name, run in since:
+        print(row(name, run, cold))
+    print(row(f"a day delivered ({added} mails)", grown, cold, None, same(grown, grown_ref)))
 
 
 def _write_maildir(md: Path, data: bytes, first: int) -> int:

@@ -1,10 +1,10 @@
 """The store keys a directory's files by their real paths, each directory resolved once
-(triage/store_index._real_paths): the same answer as os.path.realpath for every file."""
+(triage/store_files.real_paths): the same answer as os.path.realpath for every file."""
 
 import os
 from pathlib import Path
 
-from reviewtool.triage.store_index import _real_paths
+from reviewtool.triage.store_files import real_paths as _real_paths
 
 
 def test_real_paths_are_realpath_of_each_file(tmp_path, monkeypatch):
@@ -71,7 +71,7 @@ def test_a_rows_state_text_is_json_dumps_of_it():
 
 
 def test_real_paths_of_a_large_directory_come_from_its_listing(tmp_path, monkeypatch):
-    from reviewtool.triage import store_index
+    from reviewtool.triage import store_files
 
-    monkeypatch.setattr(store_index, "READ_AHEAD_FILES", 2)
+    monkeypatch.setattr(store_files, "READ_AHEAD_FILES", 2)
     test_real_paths_are_realpath_of_each_file(tmp_path, monkeypatch)

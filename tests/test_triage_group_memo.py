@@ -59,9 +59,9 @@ def test_a_kept_grouping_is_the_grouping_of_the_archive(tmp_path):
 def test_a_gzip_archive_s_kept_grouping_names_this_run_s_unpacked_copy(tmp_path, cli, monkeypatch):
     """A gzip's mails point into the copy the run unpacks, in a scratch directory of its own: a
     series reviewed again from the kept grouping reads its mails there."""
-    from reviewtool.triage import store_index
+    from reviewtool.triage import store_files
 
-    monkeypatch.setattr(store_index, "RACY_S", 0.0)  # the gzip just written counts as settled
+    monkeypatch.setattr(store_files, "RACY_S", 0.0)  # the gzip just written counts as settled
     archive = build_archive(tmp_path)
     gz = tmp_path / "list.mbox.gz"
     gz.write_bytes(gzip.compress(archive.read_bytes()))

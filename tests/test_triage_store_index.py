@@ -154,7 +154,7 @@ def test_gzip_and_files_indexed_by_other_code_are_read_whole(tmp_path, monkeypat
     import gzip
     import json
 
-    from reviewtool.triage import store_index
+    from reviewtool.triage import store_files
 
     data = archive_bytes()
     gz = tmp_path / "archive.mbox.gz"
@@ -163,7 +163,7 @@ def test_gzip_and_files_indexed_by_other_code_are_read_whole(tmp_path, monkeypat
     for _ in range(2):  # written a moment ago: it may still change without its times changing
         out, _ = index(g, gz, scratch=tmp_path)
         assert out.files_read == 1 and len(out.heads) == len(full(gz, scratch=tmp_path))
-    monkeypatch.setattr(store_index, "RACY_S", 0.0)
+    monkeypatch.setattr(store_files, "RACY_S", 0.0)
     index(g, gz, scratch=tmp_path)
     for target in tmp_path.glob("*-archive.mbox"):
         target.unlink()  # a new run's scratch directory holds no unpacked copy
@@ -315,9 +315,9 @@ def test_a_file_written_while_its_segments_are_scanned_is_not_stored(tmp_path, m
 
 
 def test_a_settled_mbox_with_its_signature_unchanged_is_not_read(tmp_path, monkeypatch):
-    from reviewtool.triage import store_index
+    from reviewtool.triage import store_files
 
-    monkeypatch.setattr(store_index, "RACY_S", 0.0)
+    monkeypatch.setattr(store_files, "RACY_S", 0.0)
     data = archive_bytes()
     box = tmp_path / "archive.mbox"
     box.write_bytes(data)
@@ -425,9 +425,9 @@ def test_a_large_maildir_read_ahead_by_workers_is_the_index_read_here(tmp_path, 
     from concurrent.futures import ProcessPoolExecutor
 
     from reviewtool.sources.segments import SegmentScan
-    from reviewtool.triage import store_index
+    from reviewtool.triage import store_files, store_index
 
-    monkeypatch.setattr(store_index, "READ_AHEAD_FILES", 8)
+    monkeypatch.setattr(store_files, "READ_AHEAD_FILES", 8)
     mails = (_mails() * 3)[:24]
     mails = [m.replace(b"Message-ID: <", b"Message-ID: <%d." % i, 1).replace(b"Message-Id: <", b"Message-Id: <%d." % i, 1)
              for i, m in enumerate(mails)]
@@ -441,7 +441,7 @@ def test_a_large_maildir_read_ahead_by_workers_is_the_index_read_here(tmp_path, 
             return pool.map(fn, *zip(*args))
 
         g = guard(tmp_path / "b")
-        ahead, skipped = (store_index.index_archive([md], tmp_path, g, [], {}, SegmentScan(parts=3, map=parts)), [])
+        ahead = store_index.index_archive([md], tmp_path, g, [], {}, SegmentScan(parts=3, map=parts))
     assert read_in_workers == [2] and not g.errors
     assert ahead.heads == serial.heads == full(md, scratch=tmp_path) and ahead.digests == serial.digests
     from reviewtool.triage.index_rows import decode_rows
@@ -450,8 +450,8 @@ def test_a_large_maildir_read_ahead_by_workers_is_the_index_read_here(tmp_path, 
     assert rows == {k: (state, decode_rows(blob, Path(k), k))
                     for k, (state, blob) in ga.store.files(os.path.realpath(md)).items()} and len(rows) == 24
 
-    victim = sorted((md / "cur").iterdir())[-1]  # in a worker's part
-    real_read_ones = store_index.read_ones
+    victim = max((md / "cur").iterdir())  # in a worker's part
+    real_read_ones = store_files.read_ones
 
     def read_then_written(paths, labels, maildir):
         out = real_read_ones(paths, labels, maildir)
@@ -459,7 +459,7 @@ def test_a_large_maildir_read_ahead_by_workers_is_the_index_read_here(tmp_path, 
             victim.write_bytes(mails[0].replace(b"Message-", b"X-Was-Message-", 1) + b"\n")
         return out
 
-    monkeypatch.setattr(store_index, "read_ones", read_then_written)
+    monkeypatch.setattr(store_files, "read_ones", read_then_written)
     g = guard(tmp_path / "c")
     later = store_index.index_archive([md], tmp_path, g, [], {}, SegmentScan(parts=2, map=lambda fn, args: map(fn, *zip(*args))))
     assert later.heads == full(md, scratch=tmp_path) != serial.heads

@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import json
 import os
-import time
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,18 +27,17 @@ from ..collector import paused
 from ..errors import InputError
 from ..limits import limits
 from ..sources.archives import index_inputs
-from ..sources.index import MailHead, MailRef, index_file, probe, single_head
 from ..sources.inbox import epochs, is_inbox
+from ..sources.index import MailHead, MailRef, index_file
 from ..sources.input_files import gzip_cut, gzip_note, is_gzip, mail_files, unpack_gzip, unpacked_path
 from ..sources.newest import Newest, left_out_note
 from ..sources.segments import SegmentScan
 from .index_rows import Blob, append_rows, blob_bytes, decode_rows, encode_rows
 from .store import Guard
+from .store_files import ReadAhead, one_mail, real_paths, signature
 from .store_inbox import epoch_mails
-from .store_keys import code_digest, mail_digest
+from .store_keys import code_digest
 from .store_mbox import PrefixDigest, scan_grown, scan_whole, with_digests
-
-RACY_S = 2.0  # a file written this recently may still change without its timestamps changing
 
 
 class _StoredError(InputError):
@@ -120,15 +118,15 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
         # Rows are keyed by the real path: the same archive named from another directory is the same
         stored = guard.call(lambda s: s.files(os.path.realpath(p)), default=None)
         rows: list[tuple[str, str, bytes]] = []
-        keys = _real_paths(files)
-        ahead = _ReadAhead([f for f, key in keys.items() if stored is None or key not in stored], labels, segmented,
+        keys = real_paths(files)
+        ahead = ReadAhead([f for f, key in keys.items() if stored is None or key not in stored], labels, segmented,
                            maildir)
         for f, key in keys.items():  # the files in order (a dict keeps it)
             named = bool(labels) and f in labels  # scratch files only: most runs have none (a Path's hash costs)
             label = labels[f] if named else str(f)
             keep = stored is not None and guard.usable and not named
             before = len(out.heads)
-            stat = _stat(f, maildir) if keep else None
+            stat = signature(f, maildir) if keep else None
             try:
                 row, effective = _index_one(f, label, scratch, stored.get(key) if keep else None, out, stat, guard,
                                             segmented, ahead.take(f, stat, keep))
@@ -217,8 +215,8 @@ def _index_one(f: Path, label: str, scratch: Path, stored: tuple[str, bytes] | N
                read: tuple[list[MailHead], list[bytes]] | None = None):
     """Index one file into `out`: (the row to store for it, the row its mails are now those of);
     None for the first when there is none to store or the stored one stands, for the second when
-    no row holds them. `stat` is _stat's answer for a file the store keeps, None for one it does not;
-    `read`, _one_mail's answer for it when _read_ahead read it already."""
+    no row holds them. `stat` is signature()'s answer for a file the store keeps, None for one it does not;
+    `read`, one_mail's answer for it when ReadAhead read it already."""
     if stored is not None and stat is not None:
         try:
             done = _from_store(f, label, stored, stat, out, scratch)
@@ -230,133 +228,12 @@ def _index_one(f: Path, label: str, scratch: Path, stored: tuple[str, bytes] | N
     return row, row
 
 
-READ_AHEAD_FILES = 256  # a directory of fewer mail files is read here alone: a worker's round trip costs more
-
-_Read = tuple[list[MailHead], list[bytes]]  # _one_mail's answer: the file's mails and their digests
-
-
-class _ReadAhead:
-    """_one_mail of each of a directory's files the store does not answer, read in as many parts as
-    segmented allows: this process reads the first part while the workers, idle until the archive
-    is indexed, read the others (a maildir is indexed mail by mail, as a large mbox is by segments).
-    A worker's part is waited for only when the index reaches its first file. Each answer comes with
-    the file's signature from before it was read, and stands only where the index then finds the
-    same (a file written meanwhile is read again). A file that is not one mail has no answer:
-    _index_whole reads it, and says why, as before."""
-
-    def __init__(self, files: list[Path], labels: dict[Path, str], segmented: SegmentScan | None, maildir: bool):
-        self.got: dict[str, tuple[list[int] | None, _Read | None]] = {}
-        self.wanted: set[str] = set()
-        self.pending: Iterator = iter(())
-        if segmented is None or segmented.parts < 2 or len(files) < READ_AHEAD_FILES:
-            return
-        size = -(-len(files) // segmented.parts)
-        chunks = [files[i:i + size] for i in range(0, len(files), size)]
-        self.wanted = set(map(str, files))
-        later = segmented.map(read_ones, [_args(c, labels, maildir) for c in chunks[1:]])
-        self.pending = zip(chunks[1:], later)
-        self.got = dict(zip(map(str, chunks[0]), read_ones(*_args(chunks[0], labels, maildir))))
-
-    def take(self, f: Path, stat: tuple[list[int], bool] | None, keep: bool) -> _Read | None:
-        """The file's mails as read ahead, if they were and it has not changed since (`stat`: its
-        signature now; `keep`: whether the store keeps a row for it, else any reading stands)."""
-        name = str(f)  # a Path's hash is worked out anew each time; its text is kept
-        if name not in self.wanted:
-            return None
-        while name not in self.got and (part := next(self.pending, None)) is not None:
-            self.got.update(zip(map(str, part[0]), part[1]))
-        sig, read = self.got.pop(name, (None, None))
-        return read if not keep or (stat is not None and sig == stat[0]) else None
-
-
-def _args(files: list[Path], labels: dict[Path, str], maildir: bool) -> tuple[list[str], list[str], bool]:
-    return [str(f) for f in files], [labels.get(f, str(f)) if labels else str(f) for f in files], maildir
-
-
-def read_ones(paths: list[str], labels: list[str], maildir: bool) -> list[tuple[list[int] | None, _Read | None]]:
-    """(signature before the read, _one_mail) of each file: a worker's part of _ReadAhead."""
-    out: list[tuple[list[int] | None, _Read | None]] = []
-    for path, label in zip(paths, labels):
-        stat = _stat(Path(path), maildir)
-        try:
-            out.append((stat[0] if stat is not None else None, _one_mail(Path(path), label)))
-        except InputError:
-            out.append((None, None))
-    return out
-
-
-def _real_paths(files: list[Path]) -> dict[Path, str]:
-    """os.path.realpath of each file, its directory's resolved once: realpath looks at every
-    component of every path (a maildir of 5,402 mails: 14% of its index). A file that is itself a
-    symbolic link is resolved whole. Paths are split as strings: pathlib's parent and hash of each
-    were a fifth of a warm run's index of a four-year maildir."""
-    dirs: dict[str, str] = {}
-    links: dict[str, set[str] | None] = {}  # each directory's entries that are links, from one listing
-    listed = len(files) >= READ_AHEAD_FILES  # a few files (an mbox): a stat each, not their directory's listing
-    out: dict[Path, str] = {}
-    for f in files:
-        parent, name = os.path.split(str(f))
-        if listed and parent not in links:
-            links[parent] = _links_in(parent or ".")
-        named = links[parent] if listed else ({name} if _is_link(f) else set())
-        if named is None or name in named or name in ("", ".", ".."):
-            out[f] = os.path.realpath(f)
-            continue
-        if (d := dirs.get(parent)) is None:
-            d = dirs[parent] = os.path.realpath(parent or ".")
-        out[f] = os.path.join(d, name)
-    return out
-
-
-def _is_link(f: Path) -> bool:
-    try:
-        return os.path.islink(f)
-    except OSError:
-        return True
-
-
-def _links_in(d: str) -> set[str] | None:
-    """The names of the directory's entries that are symbolic links (its listing knows, without a
-    stat of each: a stat of each of a four-year maildir's files was a tenth of its warm run);
-    None where it cannot be listed."""
-    try:
-        with os.scandir(d) as entries:
-            return {e.name for e in entries if e.is_symlink()}
-    except OSError:
-        return None
-
-
-def _one_mail(f: Path, label: str) -> tuple[list[MailHead], list[bytes]] | None:
-    """The mail of a file that holds one (a maildir's, a directory's) and the digest of its bytes,
-    read with one open and one read; None for any other file (a gzip, an mbox, one over the mail
-    limit or that cannot be opened), which _index_whole reads as before. A maildir is thousands of
-    such files, and is_gzip, scan_whole, index_file and with_digests opened each of them four times
-    and read it three: 1.2 s to index a maildir of 5,402 mails, against 0.4 s for the same mbox."""
-    try:
-        fh = open(f, "rb")
-    except OSError:
-        return None
-    with fh:
-        if fh.read(2) == b"\x1f\x8b":
-            return None
-        fh.seek(0)
-        kind, skip = probe(fh, label)  # what is not mail raises here as in index_file
-        if kind != "single":
-            return None
-        fh.seek(skip)
-        if os.fstat(fh.fileno()).st_size - skip > limits().mail_bytes:
-            return None
-        whole = fh.read()
-    head = single_head(str(f), whole, skip, label)
-    return ([head], [mail_digest(whole)]) if head is not None else ([], [])
-
-
 def _index_whole(f: Path, label: str, scratch: Path, out: Indexed, stat: tuple[list[int], bool] | None,
                  segmented: SegmentScan | None, read: tuple[list[MailHead], list[bytes]] | None = None
                  ) -> tuple[str, bytes] | None:
-    """Read the file whole into `out` (`read`: as _one_mail read it already); the row to store for
+    """Read the file whole into `out` (`read`: as one_mail read it already); the row to store for
     it (None: none)."""
-    if (one := read or _one_mail(f, label)) is not None:
+    if (one := read or one_mail(f, label)) is not None:
         heads = _newest(one[0], out)
         out.files_read += 1
         out.mails_read += len(heads)
@@ -477,20 +354,9 @@ def _newest(heads, out: Indexed) -> list[MailHead]:
     return done
 
 
-def _stat(f: Path, maildir: bool = False) -> tuple[list[int], bool] | None:
-    """The file's signature (size, mtime, ctime, inode, device), and whether it has settled: in a
-    maildir, or not written within RACY_S, so that a later write must change the signature."""
-    try:
-        st = os.stat(f)
-    except OSError:
-        return None
-    settled = maildir or time.time() - max(st.st_mtime, st.st_ctime) >= RACY_S
-    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev], settled
-
-
 def _error_row(f: Path, label: str, message: str, maildir: bool) -> tuple[str, bytes] | None:
     """A file that is not mail, remembered so that it is not read again while it stays as it is."""
-    stat = _stat(f, maildir)
+    stat = signature(f, maildir)
     if stat is None or not stat[1]:
         return None
     state = {"kind": "error", "sig": stat[0], "label": label, "message": message, "code": code_digest(),
