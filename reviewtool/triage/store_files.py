@@ -75,7 +75,7 @@ def _args(files: list[Path], labels: dict[Path, str], maildir: bool) -> tuple[li
 
 
 def read_ones(paths: list[str], labels: list[str], maildir: bool) -> list[tuple[list[int] | None, Read | None]]:
-    """(signature before the read, one_mail) of each file: a worker's part of _ReadAhead."""
+    """(signature before the read, one_mail) of each file: a worker's part of ReadAhead."""
     out: list[tuple[list[int] | None, Read | None]] = []
     for path, label in zip(paths, labels):
         stat = signature(Path(path), maildir)
