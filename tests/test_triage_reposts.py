@@ -115,6 +115,20 @@ def test_a_v2_after_two_unnumbered_patches_in_one_thread_is_reviewed_as_itself(t
     assert items[2]["patches"][0]["subject"] == "[PATCH v2] foo: fix the bar path"
 
 
+def test_check_of_a_v2_after_two_unnumbered_patches_reviews_the_v2(tmp_path, cli):
+    """The same thread given to `check`, which has no linker to name the posting: the v2 is the
+    one patch mail whose subject says v2, and b4's v3 holds it."""
+    report = Mail("[syzbot] KASAN: slab-out-of-bounds in bar_path", "syzbot found the following issue",
+                  sender="syzbot <syzbot+1234@syzkaller.appspotmail.com>", date=T0)
+    test = patch("[PATCH] Add test files for 20221102", path="Next/SHA1s", when=T0 + timedelta(hours=1))
+    fix = patch("[PATCH] foo: fix the bar path", when=T0 + timedelta(hours=20))
+    v2 = patch("[PATCH v2] foo: fix the bar path", lines=LINES[:7] + ["\tfoo_7(dev, 1);"], when=T0 + timedelta(hours=30))
+    res = cli("check", write(tmp_path, thread(report, test, fix, v2)), "--format", "json")
+    assert res.code in (0, 1), res.err
+    series = res.json["series"]
+    assert series["revision"] == 2 and series["full_subject"] == "[PATCH v2] foo: fix the bar path"
+
+
 def triage_thread(cli, tmp_path, *mails: Mail):
     res = cli("triage", write(tmp_path, thread(*mails)), "--format", "json", "--now", NOW, "--no-store")
     assert res.code in (0, 1), res.err

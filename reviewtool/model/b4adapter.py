@@ -175,23 +175,25 @@ def _lore_message(b4, msg: EmailMessage):
     return b4.LoreMessage(msg)
 
 
-def _b4_revision(lmbx, revision: int, current: str | None) -> int:
-    """The revision under which b4 keeps the posting whose first mail is `current`, which the linker
-    chose as `revision`. b4 numbers a second unnumbered single patch from the same author in one
-    thread as the next revision ("Assuming new revision"), in the order the mails come: in a thread
-    with two v1 patches and then a v2, b4's v2 is the second v1 and the v2 its v3, and asked for
-    v2 it answered with a patch of v1."""
-    if current is None or not any(k > revision for k in lmbx.series):
+def _b4_revision(lmbx, revision: int, anchors: frozenset[str]) -> int:
+    """The revision under which b4 keeps the patches we read as `revision` (`anchors`: the first
+    mail of the posting the linker chose, else every patch mail whose subject says `revision`).
+    b4 numbers a second unnumbered single patch from the same author in one thread as the next
+    revision ("Assuming new revision"), in the order the mails come: in a thread with two v1
+    patches and then a v2, b4's v2 is the second v1 and the v2 its v3, and asked for v2 it answered
+    with a patch of v1. Where the anchors sit under more than one of b4's revisions (an unnumbered
+    patch sent twice), b4's own numbering is asked, as before."""
+    if not anchors or not any(k > revision for k in lmbx.series):
         return revision
-    keys = [k for k, lser in lmbx.series.items() if any(p is not None and p.msgid == current for p in lser.patches)]
-    return keys[0] if keys else revision
+    keys = [k for k, lser in lmbx.series.items() if any(p is not None and p.msgid in anchors for p in lser.patches)]
+    return keys[0] if len(keys) == 1 else revision
 
 
 def _series_for(lmbx, skipped: list[str], msgs: list[EmailMessage], revision: int, source: str, *,
                 subjects: dict[str, str] | None = None, reposts: tuple[Patch, ...] = (),
-                current: str | None = None) -> Series | None:
+                anchors: frozenset[str] = frozenset()) -> Series | None:
     try:
-        lser = lmbx.get_series(revision=_b4_revision(lmbx, revision, current), codereview_trailers=False)
+        lser = lmbx.get_series(revision=_b4_revision(lmbx, revision, anchors), codereview_trailers=False)
     except SystemExit as exc:  # b4 exits on Cf characters and attestation hardfail
         raise InputError(f"{source}: b4 refused the series (exit {exc.code}); the mail may hold "
                          "bidirectional-control characters") from exc
@@ -268,21 +270,22 @@ def build_series(msgs: list[EmailMessage], *, revision: int | None = None, sourc
                                  f"{lim.thread_messages} (REVIEWTOOL_MAX_MESSAGES)")
     _patch_limit(msgs, source, lim.series_patches)
     msgs, older = split_reposts(msgs, current)
-    seen = [parse_subject(header(m, "Subject")) for m in msgs if is_patch_mail(m)]
-    revisions = sorted({s.revision for s in seen})
+    seen = [(m, parse_subject(header(m, "Subject"))) for m in msgs if is_patch_mail(m)]
+    revisions = sorted({s.revision for _, s in seen})
     if not revisions:
         raise InputError(f"{source}: no patch mail in the thread")
     target = revision or revisions[-1]
     if target not in revisions:
         raise InputError(f"{source}: revision v{target} is not in the input (found: "
                          + ", ".join(f"v{r}" for r in revisions) + ")")
+    anchors = frozenset({current} if current else {message_id_of(m) for m, s in seen if s.revision == target} - {None})
     b4_msgs, subjects = _b4_view(msgs)
     boxes, skipped = mailboxes(b4_msgs, 1 + sum(1 for r in revisions if r < target))
 
     def series_for(r: int) -> Series | None:
         reposts = _reposts(older.get(r, [])) if r == target else ()
         return _series_for(boxes.pop(), skipped, b4_msgs, r, source, subjects=subjects, reposts=reposts,
-                           current=current if r == target else None)
+                           anchors=anchors if r == target else frozenset())
 
     series = series_for(target)
     if series is None:
