@@ -105,7 +105,6 @@ def triage(
                               worker_pool)
     from ..triage.spool import Spool
     from ..collector import settle, unsettle
-    from ..heap import give_back
 
     from ..sources.lore import FetchOptions, parse_duration, server_base
 
@@ -182,7 +181,6 @@ def triage(
             warm_pool(pool, opts.jobs)  # the workers load b4 and the rules while the archive is grouped
             grouping, grouping_key = grouped(indexed, guard, defer=True)
             settle()
-            give_back()  # what the index and the grouping freed (the bodies read, the rows decoded)
             whole = replace(grouping, series=list(grouping.series), orphans=list(grouping.orphans))  # before narrowing
         if not grouping.messages:
             raise InputError(f"{', '.join(labels)}: no mail messages found")

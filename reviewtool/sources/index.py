@@ -172,7 +172,7 @@ def _list_id(value: str) -> str | None:
 def _head(ref: MailRef, head: bytes, body: Callable[[], bytes], whole: bytes | None = None) -> MailHead | None:
     """The head of the mail whose header block is `head`; `body()` reads its body, which only a
     patch's head describes (its change-id and diff): grouping keys patches, never replies, by
-    them (conversation/threads.py), and half of an archive's bytes are replies."""
+    them (conversation/threads.py), and half of an archive's mails are replies."""
     f = _fields(head)
     if not f and not _HEADER_PARSER.parsebytes(head).keys():
         return None  # not a mail (files.parse_mails skips these too)
