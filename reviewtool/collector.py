@@ -7,22 +7,39 @@ collections it set off were 40% of its time on the four-year archive, and found 
 
 from __future__ import annotations
 
+import functools
 import gc
-from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, TypeVar
+
+F = TypeVar("F", bound=Callable)
 
 
-@contextmanager
-def paused() -> Iterator[None]:
-    """No automatic collection inside the block or decorated function (it resumes after, as it was)."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
+class paused:
+    """No automatic collection inside the block or decorated function (it resumes after, as it was).
+    A class, not a contextlib generator: a decorated function is called once per file of a
+    maildir, and contextlib's machinery was a twentieth of a warm run over 28,000 of them."""
+
+    __slots__ = ("_was",)
+
+    def __enter__(self) -> None:
+        self._was = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc) -> None:
+        if self._was:
+            gc.enable()
+
+    def __call__(self, fn: F) -> F:
+        @functools.wraps(fn)
+        def inner(*args, **kwargs):
+            if not gc.isenabled():
+                return fn(*args, **kwargs)
+            gc.disable()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                gc.enable()
+        return inner  # type: ignore[return-value]
 
 
 def settle() -> None:

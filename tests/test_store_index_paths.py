@@ -17,7 +17,8 @@ def test_real_paths_are_realpath_of_each_file(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     files = [Path("linked/new/1.mail"), Path("linked/new/2.mail"), tmp_path / "linked" / "new" / "1.mail",
              Path("real/new/../new/1.mail"), Path("linked/new/missing.mail")]
-    got = _real_paths(files)
+    got = dict(_real_paths(files))
+    assert [f for f, _ in _real_paths(files)] == files
     assert got == {f: os.path.realpath(f) for f in files}
     assert got[Path("linked/new/2.mail")] == str(tmp_path / "elsewhere.mail")
 
@@ -56,7 +57,7 @@ def test_a_rows_state_text_is_json_dumps_of_it():
     import json
 
     from reviewtool.limits import limits
-    from reviewtool.triage.store_index import _state_text
+    from reviewtool.triage.store_index import _single_sig, _single_tail, _state_text
     from reviewtool.triage.store_keys import code_digest
 
     for state in ({"kind": "single", "sig": [12, 1700000000123456789, 1700000000123456789, 99, 2049]},
@@ -68,6 +69,13 @@ def test_a_rows_state_text_is_json_dumps_of_it():
         text = _state_text(state)
         assert text == json.dumps({**state, "code": code_digest(), "cap": limits().archive_mails})
         assert json.loads(text)["sig"] == state["sig"]
+        # the warm run's reading of it: the signature exactly where json reads a single mail's
+        # state of this code and cap, else nothing (json reads it)
+        read = json.loads(text)
+        single = read["kind"] == "single" and len(read["sig"]) == 5 and all(type(v) is int for v in read["sig"])
+        assert _single_sig(text, _single_tail()) == (read["sig"] if single else None)
+        assert _single_sig(text, _single_tail().replace('"cap": ', '"cap": 1')) is None
+        assert _single_sig(text.replace(", ", ",", 1), _single_tail()) is None
 
 
 def test_real_paths_of_a_large_directory_come_from_its_listing(tmp_path, monkeypatch):

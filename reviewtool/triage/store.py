@@ -108,6 +108,9 @@ class Store:
         self.run = 0
         self.ours = False  # the file's application id is a result store's
         self.damaged = 0  # rows that failed their CRC: misses, reviewed or read again
+        # file rows read that a run marked used today already: finish_run leaves them be (an
+        # update of each of a maildir's 28,000 rows, each a lookup, was a thirtieth of a warm run)
+        self._used_today: set[str] = set()
 
     @classmethod
     def open(cls, path: Path) -> "Store":
@@ -196,7 +199,7 @@ class Store:
             db.executemany("UPDATE reviews SET used = ? WHERE key = ? AND used < ?",
                            ((day, k, day) for k in used_keys))
             db.executemany("UPDATE files SET used = ? WHERE path = ? AND used < ?",
-                           ((day, p, day) for p in used_files))
+                           ((day, p, day) for p in used_files if p not in self._used_today))
             db.execute("DELETE FROM reviews WHERE used < ?", (day - KEEP_DAYS,))
             db.execute("DELETE FROM files WHERE used < ?", (day - KEEP_DAYS,))
             db.execute("INSERT OR REPLACE INTO meta VALUES ('last_run', ?)", (json.dumps(summary),))
@@ -250,13 +253,15 @@ class Store:
     def files(self, input_path: str) -> dict[str, tuple[str, bytes]]:
         """{path: (state, heads)} of the files indexed for one input (a file, a maildir)."""
         def read():
-            out = {}
-            for path, state, heads, crc in self._db.execute(
-                    "SELECT path, state, heads, crc FROM files WHERE input = ?", (input_path,)):
+            out, day = {}, _today()
+            for path, state, heads, used, crc in self._db.execute(
+                    "SELECT path, state, heads, used, crc FROM files WHERE input = ?", (input_path,)):
                 if not isinstance(heads, bytes) or _crc(path, state, heads) != crc:
                     self.damaged += 1  # a miss: the file is read whole again, the row replaced
                     continue
                 out[path] = (state, heads)
+                if used == day:
+                    self._used_today.add(path)
             return out
         return self._do(read)
 

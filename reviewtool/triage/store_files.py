@@ -86,26 +86,27 @@ def read_ones(paths: list[str], labels: list[str], maildir: bool) -> list[tuple[
     return out
 
 
-def real_paths(files: list[Path]) -> dict[Path, str]:
-    """os.path.realpath of each file, its directory's resolved once: realpath looks at every
+def real_paths(files: list[Path]) -> list[tuple[Path, str]]:
+    """(file, os.path.realpath of it) of each file, in order, its directory's resolved once (a
+    list: hashing a Path works out its parts anew each time). realpath looks at every
     component of every path (a maildir of 5,402 mails: 14% of its index). A file that is itself a
     symbolic link is resolved whole. Paths are split as strings: pathlib's parent and hash of each
     were a fifth of a warm run's index of a four-year maildir."""
     dirs: dict[str, str] = {}
     links: dict[str, set[str] | None] = {}  # each directory's entries that are links, from one listing
     listed = len(files) >= READ_AHEAD_FILES  # a few files (an mbox): a stat each, not their directory's listing
-    out: dict[Path, str] = {}
+    out: list[tuple[Path, str]] = []
     for f in files:
         parent, name = os.path.split(str(f))
         if listed and parent not in links:
             links[parent] = _links_in(parent or ".")
         named = links[parent] if listed else ({name} if _is_link(f) else set())
         if named is None or name in named or name in ("", ".", ".."):
-            out[f] = os.path.realpath(f)
+            out.append((f, os.path.realpath(f)))
             continue
         if (d := dirs.get(parent)) is None:
             d = dirs[parent] = os.path.realpath(parent or ".")
-        out[f] = os.path.join(d, name)
+        out.append((f, os.path.join(d, name)))
     return out
 
 
