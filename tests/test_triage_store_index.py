@@ -126,7 +126,13 @@ def test_a_maildir_is_read_only_for_its_new_files(tmp_path):
     renamed, _ = index(g, md, scratch=tmp_path)
     assert (renamed.files_read, renamed.files_kept) == (1, len(mails) - 1)
     assert renamed.heads == full(md, scratch=tmp_path)
-    assert len(g.store.files(os.path.realpath(md))) == len(mails)  # the old name's row is gone
+    # one row holds the maildir, naming each file it has now (the old name's mail is gone from it)
+    from reviewtool.triage.store_maildir import MaildirRow
+
+    rows = g.store.files(os.path.realpath(md))
+    assert list(rows) == [os.path.realpath(md)]
+    assert sorted(MaildirRow(rows[os.path.realpath(md)]).old) == sorted(
+        f"{d}/{f.name}" for d in ("cur", "new") for f in (md / d).iterdir())
 
 
 def test_a_rewritten_mail_file_is_read_again(tmp_path):
@@ -444,11 +450,13 @@ def test_a_large_maildir_read_ahead_by_workers_is_the_index_read_here(tmp_path, 
         ahead = store_index.index_archive([md], tmp_path, g, [], {}, SegmentScan(parts=3, map=parts))
     assert read_in_workers == [2] and not g.errors
     assert ahead.heads == serial.heads == full(md, scratch=tmp_path) and ahead.digests == serial.digests
-    from reviewtool.triage.index_rows import decode_rows
+    from reviewtool.triage.store_maildir import MaildirRow
 
-    rows = {k: (state, decode_rows(blob, Path(k), k)) for k, (state, blob) in g.store.files(os.path.realpath(md)).items()}
-    assert rows == {k: (state, decode_rows(blob, Path(k), k))
-                    for k, (state, blob) in ga.store.files(os.path.realpath(md)).items()} and len(rows) == 24
+    def row(g):
+        (key, stored), = g.store.files(os.path.realpath(md)).items()
+        return key, MaildirRow(stored).old
+
+    assert row(g) == row(ga) and len(row(g)[1]) == 24
 
     victim = max((md / "cur").iterdir())  # in a worker's part
     real_read_ones = store_files.read_ones
@@ -463,3 +471,30 @@ def test_a_large_maildir_read_ahead_by_workers_is_the_index_read_here(tmp_path, 
     g = guard(tmp_path / "c")
     later = store_index.index_archive([md], tmp_path, g, [], {}, SegmentScan(parts=2, map=lambda fn, args: map(fn, *zip(*args))))
     assert later.heads == full(md, scratch=tmp_path) != serial.heads
+
+
+def test_a_maildir_is_one_row_and_an_mbox_put_in_it_keeps_its_own(tmp_path):
+    """A maildir's single-mail files are one row of the store (store_maildir.py); a file there that is
+    not one mail keeps a row of its own; a warm run reads none of them and keys the same grouping,
+    and a rewritten file gives another key."""
+    from reviewtool.triage.group_memo import memo_key
+
+    mails = _mails()
+    md = _maildir(tmp_path / "md", mails[:3])
+    box = md / "cur" / "1650000000.box:2,"
+    box.write_bytes(b"".join(b"From mboxrd@z Thu Jan  1 00:00:00 1970\n" + m.rstrip(b"\n") + b"\n\n"
+                             for m in mails[3:5]))
+    g = guard(tmp_path)
+    first, _ = index(g, md, scratch=tmp_path)
+    assert first.heads == full(md, scratch=tmp_path) and first.files_read == 4
+    assert set(g.store.files(os.path.realpath(md))) == {os.path.realpath(md), os.path.realpath(box)}
+    again, _ = index(g, md, scratch=tmp_path)
+    assert (again.files_read, again.files_kept) == (0, 4) and again.heads == first.heads
+    assert again.digests == first.digests
+    key = memo_key(again)
+    assert key is not None and memo_key(index(g, md, scratch=tmp_path)[0]) == key
+    victim = sorted((md / "cur").iterdir())[0]
+    victim.write_bytes(victim.read_bytes().replace(b"Subject: ", b"Subject: Re: ", 1))
+    changed, _ = index(g, md, scratch=tmp_path)
+    assert changed.files_read == 1 and changed.heads == full(md, scratch=tmp_path)
+    assert memo_key(changed) not in (None, key)

@@ -30,9 +30,13 @@ def memo_key(indexed: Indexed) -> str | None:
     if indexed.sources is None:
         return None
     h = hashlib.sha256(f"grouping\0{code_digest()}\0{len(indexed.sources)}".encode())
-    for _, label, (state, blob) in indexed.sources:
+    row_digests: dict[int, bytes] = {}  # a maildir's files share its one row: hashed once
+    for _, label, row in indexed.sources:
+        state, blob = row
         h.update(b"\0" + label.encode("utf-8", "surrogatepass") + b"\0" + state.encode("utf-8", "surrogatepass"))
-        h.update(hashlib.sha256(blob_bytes(blob)).digest())
+        if (digest := row_digests.get(id(row))) is None:
+            digest = row_digests[id(row)] = hashlib.sha256(blob_bytes(blob)).digest()
+        h.update(digest)
     return GROUPING + h.hexdigest()
 
 

@@ -38,6 +38,7 @@ from .store import Guard
 from .store_files import ReadAhead, one_mail, real_paths, signature
 from .store_inbox import epoch_mails
 from .store_keys import code_digest
+from .store_maildir import MaildirRow, name_in
 from .store_mbox import PrefixDigest, scan_grown, scan_whole, with_digests
 
 
@@ -66,11 +67,11 @@ class Indexed:
     pending: list[tuple[str, list, set]] = field(default_factory=list)
     guard: Guard | None = None
     single_tail: str = ""  # _single_tail() of the run, worked out once
+    cap: int = field(default_factory=lambda: limits().archive_mails)  # read once: keep_newest runs per file
 
     def keep_newest(self) -> None:
         """Hold at most REVIEWTOOL_MAX_ARCHIVE_MAILS mails: the ones read first are left out."""
-        cap = limits().archive_mails
-        extra = len(self.heads) - cap
+        extra = len(self.heads) - self.cap
         if extra <= 0:
             return
         for h in self.heads[:extra]:
@@ -119,6 +120,9 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
         maildir = p.is_dir() and all((p / d).is_dir() for d in ("cur", "new", "tmp"))
         # Rows are keyed by the real path: the same archive named from another directory is the same
         stored = guard.call(lambda s: s.files(os.path.realpath(p)), default=None)
+        if maildir and stored is not None and guard.usable and not (labels and any(f in labels for f in files)):
+            _index_maildir(p, files, stored, out, scratch, guard, segmented, skipped)
+            continue
         rows: list[tuple[str, str, bytes]] = []
         keys = real_paths(files)
         ahead = ReadAhead([f for f, key in keys if stored is None or key not in stored], labels, segmented,
@@ -127,24 +131,9 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
             named = bool(labels) and f in labels  # scratch files only: most runs have none (a Path's hash costs)
             label = labels[f] if named else str(f)
             keep = stored is not None and guard.usable and not named
-            before = len(out.heads)
             stat = signature(f, maildir) if keep else None
-            try:
-                row, effective = _index_one(f, label, scratch, stored.get(key) if keep else None, out, stat, guard,
-                                            segmented, ahead.take(f, stat, keep))
-            except InputError as exc:
-                if f == p:
-                    raise
-                skipped.append(exc.one_line())
-                stale = keep and not isinstance(exc, _StoredError)
-                row = _error_row(f, label, exc.one_line(), maildir) if stale else None
-                effective = stored[key] if isinstance(exc, _StoredError) else row
-            if row is not None:
-                rows.append((key, *row))
-            _note_source(out, f, label, effective, before)
-            out.keep_newest()
-            if keep:
-                out.used_files.append(key)
+            _index_file(p, f, key, label, stored if keep else None, stat, out, rows, scratch, guard, segmented,
+                        skipped, maildir, ahead.take(f, stat, keep))
         if stored is not None:
             gone = set(stored) - {key for _, key in keys}
             if rows or gone:
@@ -152,6 +141,87 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
     if not defer:
         out.save_rows()
     return out
+
+
+def _index_file(p: Path, f: Path, key: str, label: str, stored: dict | None, stat: tuple[list[int], bool] | None,
+                out: Indexed, rows: list, scratch: Path, guard: Guard, segmented: SegmentScan | None,
+                skipped: list[str], maildir: bool, read: tuple[list[MailHead], list[bytes]] | None = None) -> None:
+    """Index one file of input `p` into `out` through its own row (`stored`: the input's rows,
+    None when the store keeps none for the file); the row to write, if any, goes to `rows`."""
+    before = len(out.heads)
+    try:
+        row, effective = _index_one(f, label, scratch, stored.get(key) if stored is not None else None, out, stat,
+                                    guard, segmented, read)
+    except InputError as exc:
+        if f == p:
+            raise
+        skipped.append(exc.one_line())
+        stale = stored is not None and not isinstance(exc, _StoredError)
+        row = _error_row(f, label, exc.one_line(), maildir) if stale else None
+        effective = stored[key] if isinstance(exc, _StoredError) else row
+    if row is not None:
+        rows.append((key, *row))
+    _note_source(out, f, label, effective, before)
+    out.keep_newest()
+    if stored is not None:
+        out.used_files.append(key)
+
+
+def _index_maildir(p: Path, files: list[Path], stored: dict, out: Indexed, scratch: Path, guard: Guard,
+                   segmented: SegmentScan | None, skipped: list[str]) -> None:
+    """A maildir through its one row (store_maildir.py): each file whose signature is the one
+    stored is taken from it; any other is read, and a file that is not one mail has a row of its own."""
+    root = os.path.realpath(p)
+    whole = MaildirRow(stored.get(root))
+    rows: list[tuple[str, str, bytes]] = []
+    used = {root}
+    noted: list[int] = []  # the places in out.sources of the files whose mails are the maildir row's
+    names = [name_in(f) for f in files]
+    ahead = ReadAhead([f for f, name in zip(files, names) if name not in whole.old], {}, segmented, True)
+    for f, name in zip(files, names):
+        label = str(f)
+        stat = signature(f, True)
+        sig = stat[0] if stat is not None else None
+        before = len(out.heads)
+        kept = whole.kept(f, name, sig, label)
+        if kept is not None:
+            out.files_kept += 1
+            if kept[1] is not None:
+                skipped.append(kept[1])
+            _add(out, kept[0])
+        else:
+            error = None
+            try:
+                read = (ahead.take(f, stat, True) or one_mail(f, label)) if stat is not None else None
+            except InputError as exc:  # not mail: said now, and on every run while the file stays as it is
+                error, read = exc.one_line(), None
+            if error is not None:
+                skipped.append(error)
+                whole.read(name, sig, label, [], error)
+            elif read is None:  # not one mail (or gone meanwhile): a row of its own, as any file's
+                key = os.path.realpath(f)
+                used.add(key)
+                _index_file(p, f, key, label, stored, stat, out, rows, scratch, guard, segmented, skipped, True)
+                continue
+            else:
+                _index_whole(f, label, scratch, out, None, segmented, read)
+                whole.read(name, sig, label, [(h, out.digests[h.ref]) for h in out.heads[before:]])
+        if out.sources is not None:
+            noted.append(len(out.sources))
+            out.sources.append((label, label, None))
+        out.keep_newest()
+    made = whole.result()
+    row = whole.stored if made is None else made
+    if made is not None:
+        rows.append((root, *made))
+    if out.sources is not None:
+        for i in noted:
+            path, label, _ = out.sources[i]
+            out.sources[i] = (path, label, row)
+    out.used_files.extend(used)
+    gone = set(stored) - used
+    if rows or gone:
+        out.pending.append((root, rows, gone))
 
 
 def _index_inbox(p: Path, label: str, guard: Guard, out: Indexed) -> None:
