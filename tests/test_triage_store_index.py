@@ -498,3 +498,33 @@ def test_a_maildir_is_one_row_and_an_mbox_put_in_it_keeps_its_own(tmp_path):
     changed, _ = index(g, md, scratch=tmp_path)
     assert changed.files_read == 1 and changed.heads == full(md, scratch=tmp_path)
     assert memo_key(changed) not in (None, key)
+
+
+def test_a_directory_without_a_store_is_read_as_with_one_and_keeps_nothing(tmp_path, monkeypatch):
+    """--no-store: a maildir is read one open a file and ahead by the workers, as with a store; an
+    mbox beside it as index_inputs reads it; the same mails and skipped files, and no digest."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from reviewtool.sources.segments import SegmentScan
+    from reviewtool.triage import store_files
+
+    monkeypatch.setattr(store_files, "READ_AHEAD_FILES", 8)
+    mails = [m.replace(b"Message-ID: <", b"Message-ID: <%d." % i, 1).replace(b"Message-Id: <", b"Message-Id: <%d." % i, 1)
+             for i, m in enumerate((_mails() * 3)[:12])]
+    md = _maildir(tmp_path / "md", mails)
+    (md / "cur" / "1600000000.junk:2,").write_bytes(b"\x00\x01 binary \x00" * 50)
+    box = tmp_path / "box.mbox"
+    box.write_bytes(archive_bytes())
+    expected_skipped: list[str] = []
+    expected = list(index_inputs([md, box], tmp_path, expected_skipped))
+    read_in_workers: list = []
+    skipped: list[str] = []
+    with ProcessPoolExecutor(2) as pool:
+        def parts(fn, args):
+            read_in_workers.append(len(args))
+            return pool.map(fn, *zip(*args))
+
+        out = index_archive([md, box], tmp_path, Guard(None, skipped.append), skipped, {}, SegmentScan(parts=2, map=parts))
+    assert read_in_workers == [1]
+    assert out.heads == expected and skipped == expected_skipped and len(skipped) == 1
+    assert out.digests == {} and out.sources is None and not out.pending

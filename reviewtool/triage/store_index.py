@@ -69,6 +69,11 @@ class Indexed:
     single_tail: str = ""  # _single_tail() of the run, worked out once
     cap: int = field(default_factory=lambda: limits().archive_mails)  # read once: keep_newest runs per file
 
+    @property
+    def keeping(self) -> bool:
+        """Whether a store keeps what is read (else no digest is worked out or kept)."""
+        return self.guard is not None and self.guard.usable
+
     def keep_newest(self) -> None:
         """Hold at most REVIEWTOOL_MAX_ARCHIVE_MAILS mails: the ones read first are left out."""
         extra = len(self.heads) - self.cap
@@ -107,12 +112,14 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
     `segmented` as for index_file (a large mbox scanned in segments, with the worker pool).
     `defer`: the rows read are written when the caller calls save_rows, else before returning."""
     out = Indexed(guard=guard, single_tail=_single_tail())
-    if not guard.usable:
-        kept: Newest = Newest()
-        kept.extend(index_inputs(paths, scratch, skipped, labels, segmented, out.limited))
-        out.heads, out.left_out, out.sources = kept.done(), kept.left_out, None
-        return out
     for p in paths:
+        if not guard.usable and (is_inbox(p) or not p.is_dir()):  # without a store, as index_inputs reads it
+            kept: Newest = Newest()
+            kept.extend(index_inputs([p], scratch, skipped, labels, segmented, out.limited))
+            out.heads.extend(kept.done())
+            out.left_out += kept.left_out
+            out.keep_newest()
+            continue
         if is_inbox(p):
             _index_inbox(p, labels.get(p, str(p)), guard, out)
             continue
@@ -124,7 +131,7 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
             _index_maildir(p, files, stored, out, scratch, guard, segmented, skipped)
             continue
         rows: list[tuple[str, str, bytes]] = []
-        keys = real_paths(files)
+        keys = real_paths(files) if stored is not None else [(f, "") for f in files]  # keys name rows
         ahead = ReadAhead([f for f, key in keys if stored is None or key not in stored], labels, segmented,
                            maildir)
         for f, key in keys:  # the files in order
@@ -138,6 +145,9 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
             gone = set(stored) - {key for _, key in keys}
             if rows or gone:
                 out.pending.append((os.path.realpath(p), rows, gone))
+    if not guard.usable:
+        out.sources = None  # a directory without a store is read as with one (one open a file, read
+        # ahead by the workers), only nothing is kept
     if not defer:
         out.save_rows()
     return out
@@ -322,7 +332,7 @@ def _index_whole(f: Path, label: str, scratch: Path, out: Indexed, stat: tuple[l
     out.mails_read += len(heads)
     out.mails_new += len(heads)
     pairs = list(zip(heads, scanned.digests)) if scanned is not None and scanned.digests is not None \
-        else with_digests(path, heads)
+        else with_digests(path, heads) if out.keeping else [(h, b"") for h in heads]
     if stat is None:
         return _add(out, pairs, scanned.state if scanned is not None else None)
     sig, settled = stat
@@ -402,6 +412,9 @@ def _add(out: Indexed, pairs: list[tuple[MailHead, bytes]], state: dict | None =
          blob: Callable[[], bytes] | None = None) -> tuple[str, Blob] | None:
     """Put the mails into `out`; the row that stores them with `state` (None: store nothing),
     its mails encoded by `blob` when given (an appended row), else whole."""
+    if not out.keeping:  # without a store no key is made of the digests (Indexed.digests)
+        out.heads.extend(h for h, _ in pairs)
+        return None
     for h, d in pairs:
         out.heads.append(h)
         out.digests[h.ref] = d
