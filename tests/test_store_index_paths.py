@@ -57,7 +57,7 @@ def test_a_rows_state_text_is_json_dumps_of_it():
     import json
 
     from reviewtool.limits import limits
-    from reviewtool.triage.store_index import _single_sig, _single_tail, _state_text
+    from reviewtool.triage.indexed import single_sig as _single_sig, single_tail as _single_tail, state_text as _state_text
     from reviewtool.triage.store_keys import code_digest
 
     for state in ({"kind": "single", "sig": [12, 1700000000123456789, 1700000000123456789, 99, 2049]},

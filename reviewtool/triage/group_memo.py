@@ -22,7 +22,7 @@ from ..sources.index import MailRef
 from .group import Grouping, OrphanThread, SeriesGroup, Superseded, group_archive
 from .index_rows import Blob, blob_bytes
 from .store import GROUPING, Guard
-from .store_index import Indexed
+from .indexed import Indexed
 from .store_keys import code_digest
 
 def memo_key(indexed: Indexed) -> str | None:

@@ -18,10 +18,7 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import zlib
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..collector import paused
@@ -29,11 +26,12 @@ from ..errors import InputError
 from ..limits import limits
 from ..sources.archives import index_inputs
 from ..sources.inbox import epochs, is_inbox
-from ..sources.index import MailHead, MailRef, index_file
+from ..sources.index import MailHead, index_file
 from ..sources.input_files import gzip_cut, gzip_note, is_gzip, mail_files, unpack_gzip, unpacked_path
-from ..sources.newest import Newest, left_out_note
+from ..sources.newest import Newest
 from ..sources.segments import SegmentScan
-from .index_rows import Blob, append_rows, blob_bytes, decode_rows, encode_rows
+from .index_rows import append_rows, decode_rows, encode_rows
+from .indexed import Indexed, add, newest, note_source, single_sig, single_tail
 from .store import Guard
 from .store_files import ReadAhead, one_mail, real_paths, signature
 from .store_inbox import epoch_mails
@@ -46,79 +44,20 @@ class _StoredError(InputError):
     """A file that is not mail, as the store remembers it."""
 
 
-@dataclass
-class Indexed:
-    heads: list[MailHead] = field(default_factory=list)
-    digests: dict[MailRef, bytes] = field(default_factory=dict)  # empty without a store
-    files_read: int = 0  # indexed from their first byte
-    files_resumed: int = 0  # mboxes read from where the last run stopped
-    files_kept: int = 0  # single-mail files not read at all
-    mails_read: int = 0  # mails whose headers were read this run
-    mails_new: int = 0  # of those, mails other than the ones the store held (a grown mbox's last is read again)
-    used_files: list[str] = field(default_factory=list)
-    packed: dict[Path, Path] = field(default_factory=dict)  # unpacked copy -> gzip, not unpacked yet
-    # Per file, in order: (the path its mails carry, its label, the store's row of its mails);
-    # None once a file has no row (read without a store, not settled, fetched): see group_memo.py
-    # (a row read this run holds its bytes as an index_rows.Blob, made when first asked for)
-    sources: list[tuple[str, str, tuple[str, bytes | Blob]]] | None = field(default_factory=list)
-    limited: list[str] = field(default_factory=list)  # what a limit left out, one line each
-    left_out: int = 0  # the oldest mails left out (REVIEWTOOL_MAX_ARCHIVE_MAILS)
-    # the rows to write, each as (input, rows, paths gone): written by save_rows, once
-    pending: list[tuple[str, list, set]] = field(default_factory=list)
-    guard: Guard | None = None
-    single_tail: str = ""  # _single_tail() of the run, worked out once
-    cap: int = field(default_factory=lambda: limits().archive_mails)  # read once: keep_newest runs per file
-
-    @property
-    def keeping(self) -> bool:
-        """Whether a store keeps what is read (else no digest is worked out or kept)."""
-        return self.guard is not None and self.guard.usable
-
-    def keep_newest(self) -> None:
-        """Hold at most REVIEWTOOL_MAX_ARCHIVE_MAILS mails: the ones read first are left out."""
-        extra = len(self.heads) - self.cap
-        if extra <= 0:
-            return
-        for h in self.heads[:extra]:
-            self.digests.pop(h.ref, None)
-        del self.heads[:extra]
-        self.left_out += extra
-        self.sources = None  # the grouping memo is of whole files
-
-    def save_rows(self) -> None:
-        """Write the rows this run read (their bytes are made now, see index_rows.Blob)."""
-        pending, self.pending = self.pending, []
-        for input_path, rows, gone in pending:
-            made = [(key, state, blob_bytes(blob)) for key, state, blob in rows]
-            self.guard.call(lambda s: s.save_files(input_path, made, gone))
-
-    def notes(self) -> list[str]:
-        """The lines that say what a limit left out."""
-        return self.limited + [n for n in (left_out_note(self.left_out, len(self.heads)),) if n]
-
-    def unpack(self) -> None:
-        """Unpack the gzip files whose index came from the store, for what reads mails: the
-        same bytes at the same place as the run that indexed them (input_files.unpack_gzip)."""
-        for target, gz in list(self.packed.items()):
-            if unpack_gzip(gz, target.parent) != target:
-                raise InputError(f"{gz}: unpacked to another place than its index says")
-            del self.packed[target]
-
-
 @paused()  # the heads and rows it makes hold no cycles: collections during it only walked them
 def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[str],
                   labels: dict[Path, str], segmented: SegmentScan | None = None, defer: bool = False) -> Indexed:
     """Every mail of every input, as index_inputs, through the store's index when there is one;
     `segmented` as for index_file (a large mbox scanned in segments, with the worker pool).
     `defer`: the rows read are written when the caller calls save_rows, else before returning."""
-    out = Indexed(guard=guard, single_tail=_single_tail())
+    out = Indexed(guard=guard, single_tail=single_tail())
     for p in paths:
         if not guard.usable and (is_inbox(p) or not p.is_dir()):  # without a store, as index_inputs reads it
             kept: Newest = Newest()
             kept.extend(index_inputs([p], scratch, skipped, labels, segmented, out.limited))
             out.heads.extend(kept.done())
             out.left_out += kept.left_out
-            out.keep_newest()
+            out.keepnewest()
             continue
         if is_inbox(p):
             _index_inbox(p, labels.get(p, str(p)), guard, out)
@@ -171,8 +110,8 @@ def _index_file(p: Path, f: Path, key: str, label: str, stored: dict | None, sta
         effective = stored[key] if isinstance(exc, _StoredError) else row
     if row is not None:
         rows.append((key, *row))
-    _note_source(out, f, label, effective, before)
-    out.keep_newest()
+    note_source(out, f, label, effective, before)
+    out.keepnewest()
     if stored is not None:
         out.used_files.append(key)
 
@@ -198,7 +137,7 @@ def _index_maildir(p: Path, files: list[Path], stored: dict, out: Indexed, scrat
             out.files_kept += 1
             if kept[1] is not None:
                 skipped.append(kept[1])
-            _add(out, kept[0])
+            add(out, kept[0])
         else:
             error = None
             try:
@@ -219,7 +158,7 @@ def _index_maildir(p: Path, files: list[Path], stored: dict, out: Indexed, scrat
         if out.sources is not None:
             noted.append(len(out.sources))
             out.sources.append((label, label, None))
-        out.keep_newest()
+        out.keepnewest()
     made = whole.result()
     row = whole.stored if made is None else made
     if made is not None:
@@ -252,11 +191,11 @@ def _index_inbox(p: Path, label: str, guard: Guard, out: Indexed) -> None:
         out.files_read += got.how == "read"
         out.mails_read += got.read
         out.mails_new += got.read
-        fresh = _add(out, got.pairs, got.state)
+        fresh = add(out, got.pairs, got.state)
         if fresh is not None:
             rows.append((key, *fresh))
-        _note_source(out, repo, label, fresh or (row if got.how == "kept" else None), before)
-        out.keep_newest()
+        note_source(out, repo, label, fresh or (row if got.how == "kept" else None), before)
+        out.keepnewest()
         if stored is not None:
             out.used_files.append(key)
     gone = set(stored) - keys if stored is not None else set()
@@ -276,20 +215,6 @@ def _stored_epoch(row: tuple[str, bytes] | None, repo: Path, label: str) -> tupl
         return state, decode_rows(row[1], repo, label)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, zlib.error, RecursionError):
         return None, None
-
-
-def _note_source(out: Indexed, f: Path, label: str, row: tuple[str, bytes] | None, before: int) -> None:
-    """Record which row the file's mails (out.heads[before:]) came from, or that none did."""
-    if out.sources is None:
-        return
-    if row is None:
-        out.sources = None
-        return
-    paths = {h.ref.path for h in out.heads[before:]}
-    if len(paths) > 1:
-        out.sources = None
-        return
-    out.sources.append((paths.pop() if paths else str(f), label, row))
 
 
 def _index_one(f: Path, label: str, scratch: Path, stored: tuple[str, bytes] | None, out: Indexed,
@@ -316,33 +241,33 @@ def _index_whole(f: Path, label: str, scratch: Path, out: Indexed, stat: tuple[l
     """Read the file whole into `out` (`read`: as one_mail read it already); the row to store for
     it (None: none)."""
     if (one := read or one_mail(f, label)) is not None:
-        heads = _newest(one[0], out)
+        heads = newest(one[0], out)
         out.files_read += 1
         out.mails_read += len(heads)
         out.mails_new += len(heads)
         pairs = list(zip(heads, one[1]))
-        return _add(out, pairs, None if stat is None else {"kind": "single", "sig": stat[0]} if stat[1] else None)
+        return add(out, pairs, None if stat is None else {"kind": "single", "sig": stat[0]} if stat[1] else None)
     path = unpack_gzip(f, scratch) if is_gzip(f) else f
     cut = gzip_cut(f, path) if path != f else None
     if cut is not None:
         out.limited.append(gzip_note(label, cut))
     scanned = scan_whole(path, label, segmented) if stat is not None and path == f else None
-    heads = scanned.heads if scanned is not None else _newest(index_file(path, label, segmented, cut), out)
+    heads = scanned.heads if scanned is not None else newest(index_file(path, label, segmented, cut), out)
     out.files_read += 1
     out.mails_read += len(heads)
     out.mails_new += len(heads)
     pairs = list(zip(heads, scanned.digests)) if scanned is not None and scanned.digests is not None \
         else with_digests(path, heads) if out.keeping else [(h, b"") for h in heads]
     if stat is None:
-        return _add(out, pairs, scanned.state if scanned is not None else None)
+        return add(out, pairs, scanned.state if scanned is not None else None)
     sig, settled = stat
     if scanned is not None:
         out.left_out += scanned.left_out
-        return _add(out, pairs, _signed(scanned.state, sig, settled))
+        return add(out, pairs, _signed(scanned.state, sig, settled))
     if path != f:  # a gzip: kept while its signature stays (any write changes its ctime), and
         # only when read whole (one cut at its bound is read again, and said, every run)
-        return _add(out, pairs, {"kind": "gzip", "sig": sig} if settled and cut is None else None)
-    return _add(out, pairs, {"kind": "single", "sig": sig} if settled else None)
+        return add(out, pairs, {"kind": "gzip", "sig": sig} if settled and cut is None else None)
+    return add(out, pairs, {"kind": "single", "sig": sig} if settled else None)
 
 
 def _from_store(f: Path, label: str, stored: tuple[str, bytes], stat: tuple[list[int], bool], out: Indexed,
@@ -352,12 +277,12 @@ def _from_store(f: Path, label: str, stored: tuple[str, bytes], stat: tuple[list
     which is made only if something reads them (Indexed.unpack). An mbox whose signature is the
     one stored (it had settled then) is not read at all, as a single mail's file is not."""
     sig, settled = stat
-    single = _single_sig(stored[0], out.single_tail)
+    single = single_sig(stored[0], out.single_tail)
     if single is not None:  # a maildir's file, as the run that indexed it left it or not
         if single != sig:
             return False
         out.files_kept += 1
-        _add(out, decode_rows(stored[1], f, label))
+        add(out, decode_rows(stored[1], f, label))
         return None
     state = json.loads(stored[0])
     if state.get("code") != code_digest() or state.get("cap") != limits().archive_mails:
@@ -368,11 +293,11 @@ def _from_store(f: Path, label: str, stored: tuple[str, bytes], stat: tuple[list
         out.files_kept += 1
         if state["kind"] == "error":
             raise _StoredError(state["message"])
-        _add(out, decode_rows(stored[1], f, label))
+        add(out, decode_rows(stored[1], f, label))
         return None
     if state["kind"] == "gzip" and state["sig"] == sig:
         target = unpacked_path(f, scratch)
-        _add(out, decode_rows(stored[1], target, label))
+        add(out, decode_rows(stored[1], target, label))
         out.packed[target] = f
         out.files_kept += 1
         return None
@@ -380,7 +305,7 @@ def _from_store(f: Path, label: str, stored: tuple[str, bytes], stat: tuple[list
         return False
     if state.get("sig") == sig:
         out.files_kept += 1
-        _add(out, decode_rows(stored[1], f, label))
+        add(out, decode_rows(stored[1], f, label))
         return None
     prefix = PrefixDigest(f, state["end"]) if isinstance(state.get("end"), int) else None
     try:
@@ -399,69 +324,13 @@ def _from_store(f: Path, label: str, stored: tuple[str, bytes], stat: tuple[list
     read = with_digests(f, grown.heads)
     out.mails_new += len(read) - (read[:1] == old[-1:])
     whole = old[:-1] + read
-    return _add(out, whole, None if unchanged else new, lambda: append_rows(stored[1], 1, read, whole))
+    return add(out, whole, None if unchanged else new, lambda: append_rows(stored[1], 1, read, whole))
 
 
 def _signed(state: dict | None, sig: list[int], settled: bool) -> dict | None:
     """An mbox's state with the file's signature when it has settled: the next run that finds the
     same signature keeps the row without reading the file (any write changes its ctime)."""
     return {**state, "sig": sig} if state is not None and settled else state
-
-
-def _add(out: Indexed, pairs: list[tuple[MailHead, bytes]], state: dict | None = None,
-         blob: Callable[[], bytes] | None = None) -> tuple[str, Blob] | None:
-    """Put the mails into `out`; the row that stores them with `state` (None: store nothing),
-    its mails encoded by `blob` when given (an appended row), else whole."""
-    if not out.keeping:  # without a store no key is made of the digests (Indexed.digests)
-        out.heads.extend(h for h, _ in pairs)
-        return None
-    for h, d in pairs:
-        out.heads.append(h)
-        out.digests[h.ref] = d
-    if state is None:
-        return None
-    return _state_text(state), Blob(blob if blob is not None else lambda: encode_rows(pairs))
-
-
-_SINGLE = re.compile(r'\{"kind": "single", "sig": \[(-?\d+), (-?\d+), (-?\d+), (-?\d+), (-?\d+)\](.*)', re.ASCII | re.S)
-
-
-def _single_tail() -> str:
-    """The end of the state _state_text writes for a single mail's row under this code and cap."""
-    return f', "code": "{code_digest()}", "cap": {limits().archive_mails}}}'
-
-
-def _single_sig(text: str, tail: str) -> list[int] | None:
-    """The signature in a single mail's row state exactly as _state_text writes it under this code
-    and cap (`tail`, from _single_tail); None for any other text, which json reads. json.loads of
-    28,000 of them was a twentieth of a warm run over a four-year maildir."""
-    m = _SINGLE.match(text)
-    if m is None or m.group(6) != tail:
-        return None
-    return [int(v) for v in m.group(1, 2, 3, 4, 5)]
-
-
-def _state_text(state: dict) -> str:
-    """json.dumps of the row's state with the code and the cap that read it. A single mail's, the
-    row of each of a maildir's files, is written out directly: json.dumps of 28,000 of them was a
-    third of what indexing a four-year maildir left to this process (tests/test_store_index_paths.py
-    holds the two equal)."""
-    cap = limits().archive_mails
-    sig = state.get("sig")
-    if (len(state) == 2 and state.get("kind") == "single" and isinstance(sig, list) and len(sig) == 5
-            and all(type(v) is int for v in sig) and type(cap) is int):
-        return (f'{{"kind": "single", "sig": [{sig[0]}, {sig[1]}, {sig[2]}, {sig[3]}, {sig[4]}], '
-                f'"code": "{code_digest()}", "cap": {cap}}}')
-    return json.dumps({**state, "code": code_digest(), "cap": cap})
-
-
-def _newest(heads, out: Indexed) -> list[MailHead]:
-    """One file's mails, no more than a run keeps: the ones read first are left out, and counted."""
-    kept: Newest = Newest()
-    kept.extend(heads)
-    done = kept.done()
-    out.left_out += kept.left_out
-    return done
 
 
 def _error_row(f: Path, label: str, message: str, maildir: bool) -> tuple[str, bytes] | None:
