@@ -528,3 +528,20 @@ def test_a_directory_without_a_store_is_read_as_with_one_and_keeps_nothing(tmp_p
     assert read_in_workers == [1]
     assert out.heads == expected and skipped == expected_skipped and len(skipped) == 1
     assert out.digests == {} and out.sources is None and not out.pending
+
+
+def test_a_maildir_row_stands_when_nothing_changed_and_one_that_does_not_decode_is_replaced(tmp_path):
+    from reviewtool.triage.store_maildir import MaildirRow, state_text
+
+    empty = _maildir(tmp_path / "empty", [])
+    md = _maildir(tmp_path / "md", _mails()[:3])
+    g = guard(tmp_path)
+    for p in (empty, md):
+        assert index(g, p, scratch=tmp_path)[0].files_read == len(list((p / "cur").iterdir()))
+        again = index_archive([p], tmp_path, g, [], {}, defer=True)
+        assert not again.pending  # the row stands: nothing is written again
+    root = os.path.realpath(md)
+    g.store.save_files(root, [(root, state_text(), b"\x00 not a row")])
+    read, _ = index(g, md, scratch=tmp_path)
+    assert (read.files_read, read.files_kept) == (3, 0) and read.heads == full(md, scratch=tmp_path)
+    assert len(MaildirRow(g.store.files(root)[root]).old) == 3

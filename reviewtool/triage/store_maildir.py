@@ -45,9 +45,10 @@ class MaildirRow:
 
     def __init__(self, stored: tuple[str, bytes] | None):
         self.stored = stored
-        self.old: dict[str, Entry] = _decode(stored)
+        decoded = _decode(stored)
+        self.old: dict[str, Entry] = decoded or {}
         self.entries: list[Entry] = []
-        self.changed = stored is None or not self.old
+        self.changed = decoded is None  # no row of this code to keep (an empty maildir's is one)
 
     def kept(self, f: Path, name: str, sig: list[int] | None, label: str) -> tuple[list[tuple[MailHead, bytes]],
                                                                                    str | None] | None:
@@ -77,22 +78,22 @@ class MaildirRow:
         return state_text(), Blob(lambda: marshal.dumps((_VERSION, entries), 4))
 
 
-def _decode(row: tuple[str, bytes] | None) -> dict[str, Entry]:
-    """{name: entry} of a stored row written by this code under this limit, in its order; {} for
+def _decode(row: tuple[str, bytes] | None) -> dict[str, Entry] | None:
+    """{name: entry} of a stored row written by this code under this limit, in its order; None for
     any other row, or one that does not decode (every file is read again, and the row replaced)."""
     if row is None or row[0] != state_text():
-        return {}
+        return None
     try:
         version, entries = marshal.loads(row[1])
         if version != _VERSION or type(entries) is not list:
-            return {}
+            return None
         out: dict[str, Entry] = {}
         for e in entries:
             name, sig, error, label, rows = e
             if not (type(name) is str and type(sig) is list and len(sig) == 5 and all(type(v) is int for v in sig)
                     and (error is None or type(error) is str) and type(label) is str and type(rows) is list):
-                return {}
+                return None
             out[name] = e
         return out
     except (ValueError, TypeError, EOFError, RecursionError):
-        return {}
+        return None
