@@ -40,14 +40,14 @@ class Indexed:
     pending: list[tuple[str, list, set]] = field(default_factory=list)
     guard: Guard | None = None
     single_tail: str = ""  # single_tail() of the run, worked out once
-    cap: int = field(default_factory=lambda: limits().archive_mails)  # read once: keepnewest runs per file
+    cap: int = field(default_factory=lambda: limits().archive_mails)  # read once: keep_newest runs per file
 
     @property
     def keeping(self) -> bool:
         """Whether a store keeps what is read (else no digest is worked out or kept)."""
         return self.guard is not None and self.guard.usable
 
-    def keepnewest(self) -> None:
+    def keep_newest(self) -> None:
         """Hold at most REVIEWTOOL_MAX_ARCHIVE_MAILS mails: the ones read first are left out."""
         extra = len(self.heads) - self.cap
         if extra <= 0:
@@ -127,8 +127,9 @@ def single_sig(text: str, tail: str) -> list[int] | None:
 
 def state_text(state: dict) -> str:
     """json.dumps of the row's state with the code and the cap that read it. A single mail's, the
-    row of each of a maildir's files, is written out directly: json.dumps of 28,000 of them was a
-    third of what indexing a four-year maildir left to this process (tests/test_store_index_paths.py
+    row of each file of a directory of mail files, is written out directly: json.dumps of 28,000
+    of them was a third of what indexing a four-year maildir left to this process, when a
+    maildir's files had a row each (tests/test_store_index_paths.py
     holds the two equal)."""
     cap = limits().archive_mails
     sig = state.get("sig")

@@ -57,7 +57,7 @@ def index_archive(paths: list[Path], scratch: Path, guard: Guard, skipped: list[
             kept.extend(index_inputs([p], scratch, skipped, labels, segmented, out.limited))
             out.heads.extend(kept.done())
             out.left_out += kept.left_out
-            out.keepnewest()
+            out.keep_newest()
             continue
         if is_inbox(p):
             _index_inbox(p, labels.get(p, str(p)), guard, out)
@@ -111,7 +111,7 @@ def _index_file(p: Path, f: Path, key: str, label: str, stored: dict | None, sta
     if row is not None:
         rows.append((key, *row))
     note_source(out, f, label, effective, before)
-    out.keepnewest()
+    out.keep_newest()
     if stored is not None:
         out.used_files.append(key)
 
@@ -158,7 +158,7 @@ def _index_maildir(p: Path, files: list[Path], stored: dict, out: Indexed, scrat
         if out.sources is not None:
             noted.append(len(out.sources))
             out.sources.append((label, label, None))
-        out.keepnewest()
+        out.keep_newest()
     made = whole.result()
     row = whole.stored if made is None else made
     if made is not None:
@@ -195,7 +195,7 @@ def _index_inbox(p: Path, label: str, guard: Guard, out: Indexed) -> None:
         if fresh is not None:
             rows.append((key, *fresh))
         note_source(out, repo, label, fresh or (row if got.how == "kept" else None), before)
-        out.keepnewest()
+        out.keep_newest()
         if stored is not None:
             out.used_files.append(key)
     gone = set(stored) - keys if stored is not None else set()
@@ -278,7 +278,7 @@ def _from_store(f: Path, label: str, stored: tuple[str, bytes], stat: tuple[list
     one stored (it had settled then) is not read at all, as a single mail's file is not."""
     sig, settled = stat
     single = single_sig(stored[0], out.single_tail)
-    if single is not None:  # a maildir's file, as the run that indexed it left it or not
+    if single is not None:  # one mail's file of a directory, as the run that indexed it left it or not
         if single != sig:
             return False
         out.files_kept += 1
