@@ -1,7 +1,8 @@
 """The fast paths of the phrase table and the path checks answer as the plain ones do.
 
 `Meaning.first` skips every phrase whose required literal is missing from the texts (tested with
-`map(str.__contains__)`); a plain reading tries every phrase on every text. The profile's path
+`map(str.__contains__)`), and tries each phrase left only on the texts that hold its literal; a
+plain reading tries every phrase on every text. The profile's path
 checks take a tuple of prefixes in one `startswith`; the plain check tries each prefix in turn.
 `file_owner` picks the profiles that may own files once per series, not once per file.
 """
@@ -27,6 +28,9 @@ TEXTS = (
     ("Reported-by: syzbot", "This results in a leak", "this typically results in resource leaks"),
     ("", " ", "withdrawn", "I'll send a v2 with that fixed"),
     ("No regression in throughput.", "This is a REGRESSION since v6.0"),
+    # a literal in one text and the words around it in another: no phrase spans texts
+    ("The driver leaks", "memory on every probe failure.", "A use-after", "free in the RX path"),
+    ("This fixes a use-after-free.", "no functional change"),
 )
 
 
@@ -48,6 +52,18 @@ def test_first_matches_the_plain_reading():
             assert fast == plain, (meaning.name, texts)
             seen += fast is not None
     assert seen >= 10  # the texts do find phrases: the comparison is not of Nones only
+
+
+def test_all_matches_the_plain_reading():
+    for meaning in table().values():
+        for texts in TEXTS:
+            plain: dict[str, PhraseHit] = {}
+            for text in texts:
+                for p in meaning.phrases:
+                    m = next((m for m in p.pattern.finditer(text) if meaning._counts(text, m, p)), None)
+                    if m is not None and p.id not in plain:
+                        plain[p.id] = PhraseHit(meaning.name, p.id, m.group(0), text, p.whole_series)
+            assert sorted(meaning.all(texts), key=lambda h: h.phrase) == sorted(plain.values(), key=lambda h: h.phrase)
 
 
 def test_live_phrases_match_the_generator_check():
