@@ -142,6 +142,34 @@ def test_dates_read_as_the_parser_writes_them(value):
     assert simple_header_text("Date", value) == parsed_text("Date", value)
 
 
+def test_dates_already_written_as_formatted_come_back_as_the_parser_writes_them():
+    """A date in format_datetime's own shape is kept as it is, unparsed, only when parsing and
+    writing it gives it back: a wrong weekday, a year under 1000, a zone's minutes over 59, an
+    hour of 24 or a day the month lacks take the parser's path, or say what it would."""
+    import random
+
+    from reviewtool.mail.fastheaders import _written_as_formatted, simple_date_text
+
+    rng = random.Random(7)
+    days = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    kept = 0
+    for _ in range(3000):
+        value = (f"{rng.choice(days)}, {rng.randint(0, 31):02d} {rng.choice(months)} "
+                 f"{rng.choice([rng.randint(0, 1999), rng.randint(2000, 2030)]):04d} {rng.randint(0, 24):02d}:"
+                 f"{rng.randint(0, 60):02d}:{rng.randint(0, 60):02d} {rng.choice('+-')}{rng.randint(0, 2460):04d}")
+        simple_date_text.cache_clear()
+        assert simple_date_text(value) == parsed_text("Date", value), value
+        kept += _written_as_formatted(value)
+    for value in ("Tue, 01 Nov 2022 10:00:00 +0000", "Thu, 29 Feb 2024 23:59:59 -0000", "Wed, 01 Jan 1000 00:00:00 +2359"):
+        assert _written_as_formatted(value) and simple_date_text(value) == parsed_text("Date", value) == value
+    for value in ("Mon, 01 Nov 2022 10:00:00 +0000", "Sat, 01 Jan 0050 00:00:00 +0000", "Tue, 01 Nov 2022 10:00:00 +0099",
+                  "Tue, 01 Nov 2022 24:00:00 +0000", "Tue, 31 Feb 2022 10:00:00 +0000", "Tue, 1 Nov 2022 10:00:00 +0000"):
+        assert not _written_as_formatted(value), value
+        assert simple_date_text(value) == parsed_text("Date", value), value
+    assert kept > 20  # the shape does occur: the comparison covers the kept path
+
+
 @pytest.mark.parametrize("name,value", [
     ("Message-ID", "<a.b@c.d>"), ("Message-ID", "<20240101.123-1-x@host.example.org>"),
     ("Subject", "[PATCH net-next v2 3/7] net: fix\tthe  thing"), ("References", "<a@b> <c@d>\t<e@f>"),

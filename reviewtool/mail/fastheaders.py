@@ -18,6 +18,7 @@ each single-part (a patch with a log attached, a signed mail): cut at its bounda
 
 from __future__ import annotations
 
+import datetime
 import email
 import email.parser
 import email.utils
@@ -62,12 +63,36 @@ def simple_header_text(name: str, value: str) -> str | None:
     return None
 
 
+# A date as format_datetime writes it: a four-digit year from 1000 (the parser adds 1900 to a
+# smaller one), a zone of minutes under 60 (it would carry them into hours).
+_CANONICAL_DATE_RE = re.compile(r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d\d) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
+                                r"([1-9]\d\d\d) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d [+-](?:[01]\d|2[0-3])[0-5]\d")
+_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = {m: i for i, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
+                                        "Dec"), 1)}
+
+
+def _written_as_formatted(value: str) -> bool:
+    """`value` is what format_datetime writes for the date it names (its weekday right): parsed
+    and written again, it comes back unchanged (most mailers write dates so)."""
+    m = _CANONICAL_DATE_RE.fullmatch(value)
+    if m is None:
+        return False
+    try:
+        day = datetime.date(int(m[4]), _MONTHS[m[3]], int(m[2]))
+    except ValueError:
+        return False
+    return _WEEKDAYS[day.weekday()] == m[1]
+
+
 @lru_cache(maxsize=4096)  # a list's dates repeat across its replies; the value alone decides
 def simple_date_text(value: str) -> str | None:
     """str(DateHeader) of `value`: the date as email.utils.format_datetime writes it, or the value
     itself when it is no date (what DateHeader.parse does, without its parse tree of the result)."""
     if not value or not _PLAIN_TEXT_RE.fullmatch(value):
         return None
+    if _written_as_formatted(value):
+        return value
     try:
         return email.utils.format_datetime(email.utils.parsedate_to_datetime(value))
     except ValueError:
