@@ -404,3 +404,39 @@ def test_lists_with_mailboxes_the_parser_reads_alone_agree_with_it():
         'a@b.c, Zoë <z@example.org>, "M (QUIC)" <m@q.c>, Del Regno <d@r.e>'
     for whole in ('a@b.c, x@y.z (comment, with comma)', '=?utf-8?q?Doe,_J?= <j@d.e>, a@b.c', 'a@b.c, list: x@y.z;'):
         assert simple_address_text(whole) is None, whole
+
+
+def test_date_of_reads_the_common_shape_as_the_general_parse_does():
+    """date_of reads `Tue, 01 Nov 2022 10:20:30 +0100` itself; on generated dates in and out of
+    range (a day the month lacks, hour 24, second 60, a zone's minutes over 59, -0000, a year under
+    1000) it gives what email.utils' parse gives, zone and all, or None where that fails."""
+    import random
+    from datetime import timezone
+    from email.utils import parsedate_to_datetime
+
+    from reviewtool.mail.headers import _plain_date, date_of
+
+    def general(raw):
+        try:
+            d = parsedate_to_datetime(raw)
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return None
+        return d if d is None or d.tzinfo else d.replace(tzinfo=timezone.utc)
+
+    rng = random.Random(11)
+    days = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    own = 0
+    values = ["Tue, 01 Nov 2022 10:20:30 -0000", "Tue, 01 Nov 2022 10:20:30 +0000", "Tue, 1 Nov 2022 10:20:30 +0100",
+              "Sat, 01 Jan 0050 00:00:00 +0000", "Tue, 31 Feb 2022 10:00:00 +0000", "Tue, 01 Nov 2022 10:00:60 +0000"]
+    values += [f"{rng.choice(days)}, {rng.randint(0, 31):02d} {rng.choice(months)} "
+               f"{rng.choice([rng.randint(0, 1999), rng.randint(2000, 2030)]):04d} {rng.randint(0, 24):02d}:"
+               f"{rng.randint(0, 60):02d}:{rng.randint(0, 60):02d} {rng.choice('+-')}{rng.randint(0, 2460):04d}"
+               for _ in range(5000)]
+    for value in values:
+        mine, theirs = date_of(value), general(value)
+        assert mine == theirs, value
+        if mine is not None:
+            assert (mine.utcoffset(), mine.isoformat()) == (theirs.utcoffset(), theirs.isoformat()), value
+        own += _plain_date(value) is not None
+    assert own > 1000  # most take the own reading: the comparison covers it
