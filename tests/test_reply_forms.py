@@ -157,30 +157,6 @@ def test_plain_words_near_misses(body):
     assert read(body) is None
 
 
-@pytest.mark.parametrize("body", [
-    "Please, send v5, this is looking better and better, thanks!\n",
-    "Please send a v2.\n",
-    "Correct, but could you please send a v2 that fixes up\nall the comments and gets them back in sync?\n",
-    "[..]\n\nCan you send a v2 that rejects bogus structs?\n",
-    "Looks fine otherwise. Would you respin a new version with the typo fixed?\n",
-])
-def test_a_request_for_the_next_revision_is_changes_requested_from_an_applier(body):
-    a = read(QUOTE + body, sender="John Maintainer <john@kernel.example>")
-    assert (a.state, a.form, a.needs_applier) == ("changes-requested", "next-revision", True)
-
-
-@pytest.mark.parametrize("body", [
-    "No need to send a v2, I fixed it up while applying.\n",
-    "If you send v2, please keep my tag.\n",
-    "I will send v2 soon.\n",  # the author's own plan
-    "Please send patches inline, not as attachments.\n",
-    "> Please send a v2.\n\nWill do.\n",  # quoted: someone else's words
-])
-def test_next_revision_near_misses(body):
-    a = read(body, sender="John Maintainer <john@kernel.example>")
-    assert a is None or a.form != "next-revision"
-
-
 @pytest.mark.parametrize("line", ["This patch doesnt apply to nf.git, can you rebase it?",
                                   "It doesn't apply, could you please rebase on net-next?",
                                   "This does not apply to net-next. Please rebase and resend."])
