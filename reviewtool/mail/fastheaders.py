@@ -63,26 +63,42 @@ def simple_header_text(name: str, value: str) -> str | None:
     return None
 
 
-# A date as format_datetime writes it: a four-digit year from 1000 (the parser adds 1900 to a
-# smaller one), a zone of minutes under 60 (it would carry them into hours).
-_CANONICAL_DATE_RE = re.compile(r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d\d) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
-                                r"([1-9]\d\d\d) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d [+-](?:[01]\d|2[0-3])[0-5]\d")
+# `Tue, 01 Nov 2022 10:20:30 +0100`, the shape nearly every mailer writes and format_datetime
+# writes, every field in range: a four-digit year from 1000 (the parser adds 1900 to a smaller
+# one), a zone's minutes under 60 (it would carry them into hours).
+_PLAIN_DATE_RE = re.compile(r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d\d) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
+                            r"([1-9]\d\d\d) ([01]\d|2[0-3]):([0-5]\d):([0-5]\d) ([+-])([01]\d|2[0-3])([0-5]\d)")
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = {m: i for i, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
                                         "Dec"), 1)}
 
 
+@lru_cache(maxsize=64)
+def _zone(seconds: int) -> datetime.timezone:
+    return datetime.timezone.utc if seconds == 0 else datetime.timezone(datetime.timedelta(seconds=seconds))
+
+
+def plain_date(value: str) -> tuple[datetime.datetime, str] | None:
+    """(the aware datetime, the weekday written) of a date of the plain shape, as email.utils'
+    parse reads it (it drops the weekday); None for another shape or a day the month lacks."""
+    m = _PLAIN_DATE_RE.fullmatch(value)
+    if m is None:
+        return None
+    weekday, day, month, year, hour, minute, second, sign, zh, zm = m.groups()
+    offset = (int(zh) * 3600 + int(zm) * 60) * (-1 if sign == "-" else 1)
+    try:
+        when = datetime.datetime(int(year), _MONTHS[month], int(day), int(hour), int(minute), int(second),
+                                 tzinfo=_zone(offset))
+    except ValueError:
+        return None
+    return when, weekday
+
+
 def _written_as_formatted(value: str) -> bool:
     """`value` is what format_datetime writes for the date it names (its weekday right): parsed
     and written again, it comes back unchanged (most mailers write dates so)."""
-    m = _CANONICAL_DATE_RE.fullmatch(value)
-    if m is None:
-        return False
-    try:
-        day = datetime.date(int(m[4]), _MONTHS[m[3]], int(m[2]))
-    except ValueError:
-        return False
-    return _WEEKDAYS[day.weekday()] == m[1]
+    found = plain_date(value)
+    return found is not None and _WEEKDAYS[found[0].weekday()] == found[1]
 
 
 @lru_cache(maxsize=4096)  # a list's dates repeat across its replies; the value alone decides

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import email.policy
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from email.message import EmailMessage
 from email.utils import getaddresses, parseaddr, parsedate_to_datetime
 from functools import lru_cache
 from typing import Iterable
 
 from .encoded_words import MAX_WORDS, decode_words, end_of_words
-from .fastheaders import address_pieces, simple_header_text, simple_mailboxes
+from .fastheaders import address_pieces, plain_date, simple_header_text, simple_mailboxes
 
 # What one header value brings to a parser (the email package's or ours) is bounded: past a cap
 # the value is read up to it and the rest kept as written (capped_note says so). The email
@@ -308,40 +308,12 @@ def address_list(values: Iterable[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-# `Tue, 01 Nov 2022 10:20:30 +0100`, the shape nearly every mailer writes, with every field in
-# range: read here without email.utils' general parse (a tenth of indexing a mail's header).
-_PLAIN_DATE_RE = re.compile(r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d\d) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
-                            r"([1-9]\d\d\d) ([01]\d|2[0-3]):([0-5]\d):([0-5]\d) ([+-])([01]\d|2[0-3])([0-5]\d)")
-_MONTH_NUMBERS = {m: i for i, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
-                                              "Nov", "Dec"), 1)}
-
-
-@lru_cache(maxsize=64)
-def _zone(seconds: int) -> timezone:
-    return timezone.utc if seconds == 0 else timezone(timedelta(seconds=seconds))
-
-
-def _plain_date(raw: str) -> datetime | None:
-    """date_of(raw) for a date of _PLAIN_DATE_RE's shape (None: another shape, or a day the month
-    lacks: the general parse says what it is). The weekday is not checked: the parse drops it."""
-    m = _PLAIN_DATE_RE.fullmatch(raw)
-    if m is None:
-        return None
-    day, month, year, hour, minute, second, sign, zh, zm = m.groups()
-    offset = (int(zh) * 3600 + int(zm) * 60) * (-1 if sign == "-" else 1)
-    try:
-        return datetime(int(year), _MONTH_NUMBERS[month], int(day), int(hour), int(minute), int(second),
-                        tzinfo=_zone(offset))
-    except ValueError:
-        return None
-
-
 def date_of(raw: str) -> datetime | None:
     """The Date header's text as an aware datetime (UTC when it names no zone), or None."""
     if not raw:
         return None
-    if (plain := _plain_date(raw)) is not None:
-        return plain
+    if (plain := plain_date(raw)) is not None:
+        return plain[0]  # the common shape, without the general parse (a tenth of indexing a header)
     try:
         d = parsedate_to_datetime(raw)
     except (TypeError, ValueError, IndexError, OverflowError):
