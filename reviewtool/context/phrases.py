@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator
 from importlib import resources
 
 from ..regexlit import required_any
