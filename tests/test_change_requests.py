@@ -335,3 +335,44 @@ def test_the_author_answering_with_the_changed_code_in_the_thread_waits_for_revi
     assert _status(tmp_path, cli, ask, ("Jane Developer <jane@example.org>", "Sure, will do.\n"))["status"] == "needs-revision"
     quoted = "> @@ -1,2 +1,3 @@\n> +int b;\n\nWhy split it?\n"
     assert _status(tmp_path, cli, ask, ("Jane Developer <jane@example.org>", quoted))["status"] == "needs-revision"
+
+
+def _v1_then_v2(tmp_path, cli, who: str, words: str) -> dict:
+    """Triage's entry for a v2 posted in its own thread after `who` answered v1 with `words`."""
+    author = "Jane Developer <jane@example.org>"
+    v1 = [Mail("[PATCH net-next] foo: add the bar counter", patch_body(trailers=f"Signed-off-by: {author}"),
+               sender=author, msgid="v1@example.org"),
+          Mail("Re: [PATCH net-next] foo: add the bar counter", f"> +\tbar++;\n\n{words}\n", sender=who,
+               in_reply_to="v1@example.org", msgid="r1@example.org", date=T0 + timedelta(hours=1))]
+    v2 = [Mail("[PATCH net-next v2] foo: add the bar counter", patch_body(trailers=f"Signed-off-by: {author}"),
+               sender=author, msgid="v2@example.org")]
+    text = thread(*v1, start=T0) + "\n" + thread(*v2, start=T0 + timedelta(days=1), domain="b.example.org")
+    res = cli("triage", str(write(tmp_path, text)), "--no-store", "--now", "2026-11-04", "--format", "json",
+              "--select", "series", "--select", "signoff")
+    (item,) = [s for s in res.json["series"] if s["msgid"] == "v2@example.org"]
+    return item
+
+
+def test_an_appliers_request_on_an_earlier_revision_settles_that_posting(tmp_path, cli):
+    """The words that settle the triaged series settle a superseded posting too, where no reply
+    form did: the v2 says what became of its v1, and by whom."""
+    item = _v1_then_v2(tmp_path, cli, APPLIER, "Correct, but could you please send a v2 that takes\nthe lock here?")
+    (earlier,) = [r for r in item["reasons"] if r["code"] == "earlier-state"]
+    assert (earlier["msgid"], earlier["revision"]) == ("v1@example.org", 1)
+    state = earlier["state"]
+    assert (state["state"], state["form"], state["by"]) == ("changes-requested", "change-request", APPLIER)
+    assert "send a v2" in state["evidence"]
+    # an applier who will not take it at all: rejected, over the request
+    item = _v1_then_v2(tmp_path, cli, APPLIER, "Please send a v2 that takes the lock.\n\n"
+                                               "On second thought it makes no sense to send such patches. Just don't bother.")
+    (earlier,) = [r for r in item["reasons"] if r["code"] == "earlier-state"]
+    assert earlier["state"]["state"] == "rejected"
+
+
+def test_a_reviewers_request_on_an_earlier_revision_settles_nothing(tmp_path, cli):
+    item = _v1_then_v2(tmp_path, cli, REVIEWER, "Could you please send a v2 that takes the lock here?")
+    assert not [r for r in item["reasons"] if r["code"] == "earlier-state"]
+    # a reply form still decides over the words around it
+    item = _v1_then_v2(tmp_path, cli, APPLIER, "Please send a v2 with the lock.\n\npw-bot: defer")
+    (earlier,) = [r for r in item["reasons"] if r["code"] == "earlier-state"]
+    assert (earlier["state"]["state"], earlier["state"]["form"]) == ("deferred", "pw-bot")

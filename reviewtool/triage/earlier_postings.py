@@ -93,24 +93,45 @@ def posting_state(thread: Thread, msgid: str, profile) -> dict[str, Any] | None:
     return state_data(ps, profile) if ps is not None else None
 
 
-def earlier_states(group, msgs: Sequence[Message], profile, triaged: Iterable[str] = ()) -> list[dict[str, Any]]:
+def _states_in_words(group, earlier: Sequence[Any], profile) -> dict[str, dict[str, Any]]:
+    """{a superseded posting's msgid: the state its applier's words settle} for the earlier
+    revisions the review built (Series.earlier), read as the triaged series' replies are
+    (context/replies/acts.state_in_words: "Please, send v5", "could you send a v2 that ...", a
+    rejection), where no reply form settled it. A resent copy b4 did not take has none."""
+    from ..context.replies.acts import state_in_words
+    from ..context.replies.settled import applier_check
+
+    out = {}
+    for s in group.superseded:
+        e = next((e for e in earlier if e.revision == s.revision and any(p.msgid == s.msgid for p in e.all_mails)),
+                 None)
+        if e is not None and e.replies and (state := state_in_words(e, applier_check(profile, None, e))) is not None:
+            out[s.msgid] = state
+    return out
+
+
+def earlier_states(group, msgs: Sequence[Message], profile, triaged: Iterable[str] = (),
+                   earlier: Sequence[Any] = ()) -> list[dict[str, Any]]:
     """An "earlier-state" reason for each posting of the group other than the triaged one
     (`triaged`: the ids of its mails and of the replies the review read) that a reply settled: its superseded postings, a patch posted
     into the thread that the series does not take, and a posting the archive lacks (revision
-    None: a v1 sent before the archive starts, answered "Patch set to Changes Requested.")."""
+    None: a v1 sent before the archive starts, answered "Patch set to Changes Requested.").
+    `earlier`: the series' earlier revisions as the review built them, whose replies' words
+    settle a superseded posting no form settled (_states_in_words)."""
     from ..context.replies.settled import forms_for, state_data
 
     triaged = set(triaged)
     if not group.superseded and all(message_id_of(m) in triaged for m in msgs):
         return []  # every mail is the series' own or a reply the review read: nothing else to settle
     thread = Thread(msgs, forms_for(profile), read=triaged)
-    if not thread.actions:
+    in_words = _states_in_words(group, earlier, profile)
+    if not thread.actions and not in_words:
         return []
     out = []
     done = {m for m in triaged if m in thread.patches}
     for s in group.superseded:
         done |= {p.msgid for p in thread.posting(s.msgid)}
-        state = posting_state(thread, s.msgid, profile)
+        state = posting_state(thread, s.msgid, profile) or in_words.get(s.msgid)
         if state is not None:
             out.append({"code": "earlier-state", "msgid": s.msgid, "revision": s.revision, "state": state})
     for msgid, (revision, counter, summary) in thread.patches.items():

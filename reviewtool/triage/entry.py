@@ -128,7 +128,8 @@ def review_group(group: SeriesGroup, opts: TriageOptions, raws: list) -> Reviewe
     try:
         review = review_series(series, opts.review)
         earlier = earlier_states(group, msgs, review.profile,
-                                 [p.msgid for p in series.all_mails] + [r.msgid for r in series.replies])
+                                 [p.msgid for p in series.all_mails] + [r.msgid for r in series.replies],
+                                 series.earlier)
     except ReviewtoolError as exc:  # the repository, say: it can change without a tree moving
         return _skipped(exc.one_line(), keep=False)
     except RecursionError:
