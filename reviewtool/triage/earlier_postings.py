@@ -1,6 +1,8 @@
 """What the maintainers' replies settled for the postings a triaged series replaces (its earlier
 revisions and resent copies, listed as superseded) and for replies whose patch is not in the
 archive: read from the mails themselves, as context/replies/settled.py reads the triaged series.
+Where no reply form settled a superseded posting, its applier's words do, read from the earlier
+revision the review built as context/replies/acts.py reads the triaged series' replies.
 
 The posting of a superseded entry is every patch mail of its revision in its thread; a reply
 belongs to the patch it answers through In-Reply-To (else References), however deep.
@@ -96,8 +98,8 @@ def posting_state(thread: Thread, msgid: str, profile) -> dict[str, Any] | None:
 def _states_in_words(group, earlier: Sequence[Any], profile) -> dict[str, dict[str, Any]]:
     """{a superseded posting's msgid: the state its applier's words settle} for the earlier
     revisions the review built (Series.earlier), read as the triaged series' replies are
-    (context/replies/acts.state_in_words: "Please, send v5", "could you send a v2 that ...", a
-    rejection), where no reply form settled it. A resent copy b4 did not take has none."""
+    (context/replies/acts.state_in_words: "could you please send a v2 that ...", a rejection),
+    where no reply form settled it. A resent copy b4 did not take has none."""
     from ..context.replies.acts import state_in_words
     from ..context.replies.settled import applier_check
 

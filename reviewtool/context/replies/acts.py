@@ -200,14 +200,14 @@ def requested_state(act: dict[str, Any], date, state: str = "changes-requested")
             "form": "rejection" if state == "rejected" else "change-request", "msgid": act["msgid"], "evidence": act["evidence"]}
 
 
-def _request(series, asked, is_applier) -> dict[str, Any] | None:
-    """The request for changes reported (`asked`: change_requests): the applier's decides what
-    becomes of the posting; else the first reviewer's."""
+def _request(asked, is_applier) -> tuple[dict[str, Any], Any] | None:
+    """(the request for changes reported, its date) of `asked` (change_requests): the applier's
+    decides what becomes of the posting; else the first reviewer's."""
     if not asked:
         return None
     by_applier = [is_applier(Address(r.author.name, (r.author.email or "").lower())) for r, _ in asked]
     (reply, words), applier = next(((a, True) for a, ok in zip(asked, by_applier) if ok), (asked[0], False))
-    return {**_act("asked-for-changes", reply, words, applier=applier), "date": reply.date}
+    return _act("asked-for-changes", reply, words, applier=applier), reply.date
 
 
 def state_in_words(series, is_applier) -> dict[str, Any] | None:
@@ -217,8 +217,8 @@ def state_in_words(series, is_applier) -> dict[str, Any] | None:
     refused = rejection(series, is_applier)
     if refused is not None:
         return requested_state(_act("rejected", *refused, applier=True), refused[0].date, "rejected")
-    act = _request(series, change_requests(series), is_applier)
-    return requested_state(act, act["date"]) if act is not None and act["applier"] else None
+    asked = _request(change_requests(series), is_applier)
+    return requested_state(*asked) if asked is not None and asked[0]["applier"] else None
 
 
 def context_stage(series, options, fields: dict[str, Any]) -> None:
@@ -226,9 +226,9 @@ def context_stage(series, options, fields: dict[str, Any]) -> None:
     asked = change_requests(series)
     is_applier = applier_check(fields["profile"], fields.get("maintainers"), series)
     fields["reply_approvals"] = approvals(series, {r.msgid for r, _ in asked}, is_applier)
-    act = _request(series, asked, is_applier)
-    if act is not None:
-        date = act.pop("date")
+    request = _request(asked, is_applier)
+    if request is not None:
+        act, date = request
         acts.append(act)
         if act["applier"] and fields.get("reply_state") is None:
             fields["reply_state"] = requested_state(act, date)
