@@ -104,14 +104,16 @@ def _keys(person) -> list[tuple[str, str]]:
         ([("name", name_key(person.name))] if person.name else [])
 
 
-def change_requests(series) -> list[tuple[Any, str]]:
+def change_requests(series, only=None) -> list[tuple[Any, str]]:
     """(the reply, its words) of each request for changes not met since, oldest first (see the
-    module docstring)."""
+    module docstring); `only`: of the repliers whose Address it accepts (the others are not read)."""
     asks = meaning("change-request")
     out = []
     answers = _Answers(series)
     for r in series.replies:
         if by_author(series, r.author):
+            continue
+        if only is not None and not only(Address(r.author.name, (r.author.email or "").lower())):
             continue
         m = _CHANGES_RE.search(r.body)
         hit = None if m else asks.first(sentences(r.body.splitlines()))
@@ -217,8 +219,8 @@ def state_in_words(series, is_applier) -> dict[str, Any] | None:
     refused = rejection(series, is_applier)
     if refused is not None:
         return requested_state(_act("rejected", *refused, applier=True), refused[0].date, "rejected")
-    asked = _request(change_requests(series), is_applier)
-    return requested_state(*asked) if asked is not None and asked[0]["applier"] else None
+    asked = _request(change_requests(series, only=is_applier), is_applier)  # only an applier's settles
+    return requested_state(*asked) if asked is not None else None
 
 
 def context_stage(series, options, fields: dict[str, Any]) -> None:
