@@ -140,6 +140,35 @@ def test_plain_applied_needs_an_applier(line, words):
     assert tree_parts("the wireless tree") == ("wireless", None)
 
 
+@pytest.mark.parametrize("line, form, words", [
+    ("I've applied the series to my tree, thanks.", "plain-applied", "my tree"),
+    ("I applied it to net-next, thanks.", "plain-applied", "net-next"),
+    ("Applied patches 1, 2 and 4 to net-next, thanks.", "plain-applied", "net-next"),
+    ("Patches 1-4 applied, thanks.", "plain-applied", None),
+    ("This is now applied.", "plain-applied", None),
+    ("Merged, thanks.", "plain-applied", None),
+    ("Applied to 6.8/scsi-queue, thanks!", "plain-applied", "6.8/scsi-queue"),  # a version and a branch
+    ("Applied to nf-next and pushed out, thanks.", "plain-applied", "nf-next"),
+    ("Thanks, pushed.", "plain-pushed", None),
+    ("Pushed to nftables.git", "plain-pushed", "nftables.git"),
+])
+def test_plain_applied_in_other_words(line, form, words):
+    a = read(QUOTE + line + "\n\nJohn\n", sender="John Maintainer <john@kernel.example>")
+    assert (a.state, a.form, a.needs_applier, a.tree_words) == ("applied", form, True, words)
+
+
+@pytest.mark.parametrize("line", [
+    "I have applied this to net-next and it fails to build.",  # a report on the patch
+    "I applied this on top of net-next and tested, works fine.",
+    "Applied to v6.8-rc1 and it boots.",
+    "I pushed it to nf-next and it broke.",
+    "It was applied as part of another series.",
+    "Merged into the tree, then reverted.",
+])
+def test_plain_applied_not_in_a_report(line):
+    assert read(QUOTE + line + "\n", sender="John Maintainer <john@kernel.example>") is None
+
+
 def test_plain_applied_may_name_the_commit():
     a = read(QUOTE + "Applied as 7db31110438 in net, thanks!\n", sender="John Maintainer <john@kernel.example>")
     assert (a.state, a.form, a.tree_words, a.commits) == ("applied", "plain-applied", "net", ("7db31110438",))
