@@ -169,6 +169,40 @@ def test_plain_applied_not_in_a_report(line):
     assert read(QUOTE + line + "\n", sender="John Maintainer <john@kernel.example>") is None
 
 
+@pytest.mark.parametrize("paragraph, form, clause", [
+    ("Thanks for explaining, this is now applied. And please, add a line about it\nto the README.",
+     "plain-applied", "Thanks for explaining, this is now applied."),
+    ("Good catch, applied, thanks Thomas.", "plain-applied", "Good catch, applied, thanks Thomas."),
+    ("Patch applied.  Thanks.", "plain-applied", "Patch applied."),  # two blanks after the stop
+    ("Sure. Applied and pushed after squashing it\nwith the test case.", "plain-applied",
+     "Applied and pushed after squashing it with the test case."),
+    ("I've pushed the series out.  Note that I modified two dump files.", "plain-pushed",
+     "I've pushed the series out."),
+])
+def test_plain_applied_leads_a_paragraph(paragraph, form, clause):
+    a = read(QUOTE + paragraph + "\n\nJohn\n", sender="John Maintainer <john@kernel.example>")
+    assert (a.state, a.form, a.needs_applier, a.evidence) == ("applied", form, True, clause)
+
+
+@pytest.mark.parametrize("paragraph", [
+    "Applied, and started testing.",  # two clauses of substance
+    "Applied, however, shouldn't this have been a v2?",
+    "This is fine, it'll be merged for -next.",
+    "Thanks. I applied it locally and it builds, so the series looks fine to me.",
+    "LGTM, I've applied this to nf-next:testing to have the buildbots check it out.",
+    "Once this is applied, I will send the rest.",
+    "Good catch. The patch was never applied because of that.",
+])
+def test_plain_applied_leads_nothing_else(paragraph):
+    assert read(QUOTE + paragraph + "\n", sender="John Maintainer <john@kernel.example>") is None
+
+
+def test_only_lead_forms_read_a_paragraphs_lead():
+    # plain-changes is not a lead form: "Thanks, please rebase." inside a paragraph stays words
+    body = QUOTE + "Thanks, please rebase and resend. I could not apply it to net-next.\n"
+    assert read(body, sender="John Maintainer <john@kernel.example>") is None
+
+
 def test_plain_applied_may_name_the_commit():
     a = read(QUOTE + "Applied as 7db31110438 in net, thanks!\n", sender="John Maintainer <john@kernel.example>")
     assert (a.state, a.form, a.tree_words, a.commits) == ("applied", "plain-applied", "net", ("7db31110438",))

@@ -56,7 +56,7 @@ from ..bounded import number
 from .footer import strip_list_footer
 from .headers import mailbox
 from .message import own_parts
-from .reply_forms import ReplyForm, hints, shipped_forms
+from .reply_forms import ReplyForm, courtesy, hints, shipped_forms
 from .reply_lists import PARSERS, PatchRef
 
 __all__ = ["Address", "PatchRef", "ReplyAction", "read_reply", "read_reply_text", "tree_parts"]
@@ -257,38 +257,91 @@ def read_reply_text(*, sender: str, date: datetime | str | None, subject: str = 
     below = [f for f in forms if f.below_signature]
     lines = every[:end]
     who = address(sender)
+    refs = tuple(references)
+
+    def action(form: ReplyForm, m: re.Match, state: str, own_after: list[str], patches: list, at: int,
+               evidence: str) -> ReplyAction:
+        groups = m.groupdict()
+        tree_words = (groups.get("tree") or "").strip().rstrip(".,!:") or None
+        repo, branch = tree_parts(tree_words)
+        trust = form.trust_from(who.email)
+        # a "by NAME" line (a bot's, a Nacked-by) names who acted only in the bot's own mail:
+        # anyone else's words are their own, and the applier check is on their From
+        by = _by(form, m, own_after, who) if trust == "form" else who
+        own = [line for line, q in zip(lines, quoted) if not q]
+        return ReplyAction(
+            state=state, form=form.name, trust=trust, by=by, sender=who,
+            date=_date(date), msgid=msgid, in_reply_to=in_reply_to or (refs[-1] if refs else None),
+            references=refs, tree_words=tree_words, branch=groups.get("branch") or branch, repo=repo,
+            patches=tuple(patches) or None,
+            commits=tuple(p.commit for p in patches if p.commit) or tuple(filter(None, [groups.get("commit")])),
+            count=number(groups["count"]) if groups.get("count") else None,  # bounded: "9" * 5000 is no count
+            reason=_reason(form, own, _own_index(quoted, at)), evidence=evidence)
+
+    leads = [f for f in forms if f.lead]
+    lead_hints = hints(tuple(leads)) if leads else ()
+    hinted: list[int] = []  # own lines above the signature holding a lead form's hint
     for i in range(len(every)):
         if quoted[i] or (i >= end and not below):
             continue
         low = every[i].lower()
         if words is not None and not any(w in low for w in words):
             continue
+        if i < end and (lead_hints is None or any(w in low for w in lead_hints)):
+            hinted.append(i)
         for form in forms if i < end else below:
             if form.hints and not any(w in low for w in form.hints):
                 continue
             hit = _match(form, every if i >= end else lines, quoted, i)
-            if hit is None:
-                continue
-            m, state, own_after, patches = hit
-            groups = m.groupdict()
-            tree_words = (groups.get("tree") or "").strip().rstrip(".,!:") or None
-            repo, branch = tree_parts(tree_words)
-            own = [line for line, q in zip(lines, quoted) if not q]
-            refs = tuple(references)
-            trust = form.trust_from(who.email)
-            # a "by NAME" line (a bot's, a Nacked-by) names who acted only in the bot's own mail:
-            # anyone else's words are their own, and the applier check is on their From
-            by = _by(form, m, own_after, who) if trust == "form" else who
-            return ReplyAction(
-                state=state, form=form.name, trust=trust, by=by, sender=who,
-                date=_date(date), msgid=msgid, in_reply_to=in_reply_to or (refs[-1] if refs else None),
-                references=refs, tree_words=tree_words, branch=groups.get("branch") or branch, repo=repo,
-                patches=tuple(patches) or None,
-                commits=tuple(p.commit for p in patches if p.commit) or tuple(filter(None, [groups.get("commit")])),
-                count=number(groups["count"]) if groups.get("count") else None,  # bounded: "9" * 5000 is no count
-                reason=_reason(form, own, _own_index(quoted, min(i, end))),
-                evidence=every[i].strip())
+            if hit is not None:
+                m, state, own_after, patches = hit
+                return action(form, m, state, own_after, patches, min(i, end), every[i].strip())
+    for start, stop in _paragraphs_of(lines, quoted, hinted):
+        lead = lead_clause(" ".join(lines[start:stop]))
+        if lead is None or len(lead[0]) > MAX_FORM_LINE:
+            continue
+        clause, sentence = lead
+        low = clause.lower()
+        for form in leads:
+            m = form.line.fullmatch(clause) if not form.hints or any(w in low for w in form.hints) else None
+            state = form.state_of(m.groupdict().get("state")) if m else None
+            if state is not None and not form.list:
+                own_after = [line for line, q in zip(lines[stop:], quoted[stop:]) if not q]
+                return action(form, m, state, own_after, [], start, sentence)
     return None
+
+
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?]) ")
+_CLAUSE_RE = re.compile(r"[,;] ")
+
+
+def lead_clause(paragraph: str) -> tuple[str, str] | None:
+    """(clause, sentence): the one clause of substance a paragraph opens with, in its first
+    sentence that is not all courtesy ("Sure.", "Thanks!"), less the courtesy clauses ("Good
+    catch, applied, thanks Thomas." -> "applied"); None when that sentence holds two ("Applied,
+    and started testing.")."""
+    polite = courtesy()
+    for sentence in _SENTENCE_END_RE.split(" ".join(paragraph.split())):
+        clauses = [c for c in _CLAUSE_RE.split(sentence) if not polite.fullmatch(c)]
+        if clauses:
+            return (clauses[0], sentence) if len(clauses) == 1 else None
+    return None
+
+
+def _paragraphs_of(lines: list[str], quoted: list[bool], at: list[int]):
+    """(start, stop) of each run of the reply's own non-blank lines holding a line of `at`, once."""
+    def own(j: int) -> bool:
+        return 0 <= j < len(lines) and not quoted[j] and bool(lines[j].strip())
+    stop = -1
+    for i in at:
+        if i < stop or not own(i):
+            continue
+        start, stop = i, i + 1
+        while own(start - 1):
+            start -= 1
+        while own(stop):
+            stop += 1
+        yield start, stop
 
 
 def _own_index(quoted: list[bool], i: int) -> int:

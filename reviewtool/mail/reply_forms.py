@@ -24,7 +24,7 @@ LISTS = ("commit-lines", "korg-summary", "b4-summary", "pw-list")
 TRUSTS = ("form", "applier", "thread")
 REASONS = ("above", "around")
 _KEYS = {"name", "line", "state", "states", "by", "list", "trust", "reason", "alone", "needs_list", "ignore_case",
-         "hint", "senders", "below_signature"}
+         "hint", "senders", "below_signature", "lead"}
 
 
 @dataclass(frozen=True, eq=False)  # compared by identity: forms are compiled once and shared
@@ -44,6 +44,7 @@ class ReplyForm:
     # wording from any other sender is that sender's own words, and counts only from an applier
     senders: tuple[str, ...] = ()
     below_signature: bool = False  # the line may stand below the "-- " line (netdev's "-- \npw-bot: cr")
+    lead: bool = False  # the line may also be the one clause of substance a paragraph opens with
     origin: str = ""
 
     def trust_from(self, sender: str) -> str:
@@ -102,7 +103,7 @@ def _form(t: Any, origin: str) -> ReplyForm:
                      trust=t.get("trust", "form"), reason=t.get("reason"), alone=bool(t.get("alone")),
                      needs_list=bool(t.get("needs_list")), hints=_hints(t.get("hint", ()), what),
                      senders=_senders(t.get("senders", ()), what), below_signature=bool(t.get("below_signature")),
-                     origin=origin)
+                     lead=bool(t.get("lead")), origin=origin)
 
 
 def _senders(value: Any, what: str) -> tuple[str, ...]:
@@ -112,9 +113,20 @@ def _senders(value: Any, what: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1)
+def _shipped_table() -> dict[str, Any]:
+    return tomllib.loads(resources.files("reviewtool.data").joinpath("reply-forms.toml").read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
 def shipped_forms() -> tuple[ReplyForm, ...]:
-    text = resources.files("reviewtool.data").joinpath("reply-forms.toml").read_text(encoding="utf-8")
-    return tuple(_form(t, "reply-forms.toml") for t in tomllib.loads(text)["forms"])
+    return tuple(_form(t, "reply-forms.toml") for t in _shipped_table()["forms"])
+
+
+@lru_cache(maxsize=1)
+def courtesy() -> re.Pattern[str]:
+    """The table's `courtesy`: a clause or sentence that carries no act ("Thanks for explaining",
+    "Good catch", "Sure."), which a `lead` form reads past."""
+    return _compile(_shipped_table()["courtesy"], re.I, "reply-forms.toml: courtesy")
 
 
 def _hints(value: Any, what: str) -> tuple[str, ...]:
