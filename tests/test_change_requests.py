@@ -154,6 +154,16 @@ def test_an_appliers_request_is_never_hidden_as_stale(tmp_path, cli):
     assert by_id["q@example.org"]["status"] == "stale"  # the near miss: nobody settled it
 
 
+def test_please_with_a_comma_is_a_request_and_applied_with_one_is_applied(tmp_path, cli):
+    """"Please, send v5" asks as "please send v5" does; "this is now applied. And please, add ..."
+    is applied, with a request for what comes after it."""
+    item = _status(tmp_path, cli, (APPLIER, "> +\tbar++;\n\nPlease, send v5, this is looking better and better.\n"))
+    assert item["status"] == "changes-requested" and "Please, send v5" in item["state"]["reason"]
+    item = _status(tmp_path, cli, (APPLIER, "> +\tbar++;\n\nThanks for explaining, this is now applied. And please,\n"
+                                            "add a line about it to the README.\n"))
+    assert item["status"] == "applied" and item["state"]["form"] == "plain-applied", item["reasons"]
+
+
 def test_a_nak_from_an_applier_waits_for_the_author(tmp_path, cli):
     item = _status(tmp_path, cli, (APPLIER, "> +\tbar++;\n\nNACK.\n\nThis only hides the race.\n"))
     assert item["status"] == "changes-requested" and item["state"]["state"] == "nak"
