@@ -149,6 +149,9 @@ def test_plain_applied_needs_an_applier(line, words):
     ("Merged, thanks.", "plain-applied", None),
     ("Applied to 6.8/scsi-queue, thanks!", "plain-applied", "6.8/scsi-queue"),  # a version and a branch
     ("Applied to nf-next and pushed out, thanks.", "plain-applied", "nf-next"),
+    ("All now queued up, thanks!", "plain-applied", None),
+    ("Applied this little patch, thanks", "plain-applied", None),
+    ("Also pulled, thanks Jan.", "plain-pulled", None),
     ("Thanks, pushed.", "plain-pushed", None),
     ("Pushed to nftables.git", "plain-pushed", "nftables.git"),
 ])
@@ -178,6 +181,7 @@ def test_plain_applied_not_in_a_report(line):
      "Applied and pushed after squashing it with the test case."),
     ("I've pushed the series out.  Note that I modified two dump files.", "plain-pushed",
      "I've pushed the series out."),
+    ("Sorry for the delay, now queued up.", "plain-applied", "Sorry for the delay, now queued up."),
 ])
 def test_plain_applied_leads_a_paragraph(paragraph, form, clause):
     a = read(QUOTE + paragraph + "\n\nJohn\n", sender="John Maintainer <john@kernel.example>")

@@ -62,7 +62,7 @@ class ReplyForm:
         return self.states.get((word or "").strip()) or None
 
 
-def _compile(pattern: Any, flags: int, what: str) -> re.Pattern[str]:
+def _compile(pattern: Any, flags: int, what: str, whole: bool = False) -> re.Pattern[str]:
     if not isinstance(pattern, str) or not pattern:
         raise ConfigError(f"{what} must be a non-empty regular expression")
     # a profile's form may come from a cloned repository's .reviewtool.toml: nothing in it may
@@ -73,6 +73,8 @@ def _compile(pattern: Any, flags: int, what: str) -> re.Pattern[str]:
     try:
         # (?<![ \t]): a blank run is entered from its start only, so that a search (not only the
         # fullmatch a reply is read with) stays linear in a line of blanks
+        if whole:  # only ever the whole text: anchored, so that even a search is tried at one place
+            return re.compile(rf"\A[ \t]*(?:{pattern})[ \t]*\Z", flags)
         return re.compile(rf"(?<![ \t])[ \t]*(?:{pattern})[ \t]*", flags)
     except re.error as exc:
         raise ConfigError(f"{what} is not a valid regular expression ({exc})") from exc
@@ -126,7 +128,7 @@ def shipped_forms() -> tuple[ReplyForm, ...]:
 def courtesy() -> re.Pattern[str]:
     """The table's `courtesy`: a clause or sentence that carries no act ("Thanks for explaining",
     "Good catch", "Sure."), which a `lead` form reads past."""
-    return _compile(_shipped_table()["courtesy"], re.I, "reply-forms.toml: courtesy")
+    return _compile(_shipped_table()["courtesy"], re.I, "reply-forms.toml: courtesy", whole=True)
 
 
 def _hints(value: Any, what: str) -> tuple[str, ...]:
