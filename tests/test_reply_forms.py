@@ -104,6 +104,32 @@ def test_b4_ty_shaped_reply_with_a_tree_and_commit_links():
     assert (a.form, a.tree_words, a.commits) == ("b4-ty", "powerpc/next", ("9db2235326c4b868b6e065dfa3a69011ee570848",))
 
 
+def test_b4_ty_template_naming_the_tree_on_the_line_below():
+    """A b4 ty template of its users: "Applied to", the repository and branch on a line of their
+    own, "Thanks!", then the summary."""
+    body = ("On Mon, 04 Mar 2024, Jane Developer wrote:\n> Release the clock.\n\nApplied to\n\n"
+            "   https://git.kernel.example/pub/scm/linux/kernel/git/mark/spi.git for-next\n\nThanks!\n\n"
+            "[1/1] spi: foo: release the clock on the error path\n"
+            "      commit: 0bb80ecc33a8fb5a682236443c1e740d5c917d1d\n\n"
+            "All being well this means that it will be integrated into the linux-next\ntree.\n\nThanks,\nMark\n")
+    a = read(body, sender="Mark Maintainer <mark@kernel.example>")
+    assert (a.state, a.form, a.repo, a.branch) == ("applied", "b4-ty", "spi", "for-next")
+    assert a.commits == ("0bb80ecc33a8fb5a682236443c1e740d5c917d1d",)
+    # near misses: "Applied to" with no summary is no reply form, nor a summary too far below it
+    assert read("> x\n\nApplied to\n\n   https://git.kernel.example/spi.git for-next\n\nThanks!\n") is None
+    far = body.replace("Thanks!\n\n", "Thanks!\n\n" + "More words.\n" * 8)
+    assert read(far, sender="Mark Maintainer <mark@kernel.example>") is None
+
+
+@pytest.mark.parametrize("line, words", [("Queued for 6.8, thanks.", None), ("Applied for v6.9-rc3, thanks!", None),
+                                         ("Applied to pci/controller for v6.8, thanks!", "pci/controller"),
+                                         ("Applied for the next merge window.", None)])
+def test_plain_applied_for_a_release(line, words):
+    a = read(QUOTE + line + "\n", sender="John Maintainer <john@kernel.example>")
+    assert (a.state, a.form, a.tree_words) == ("applied", "plain-applied", words)
+    assert read(QUOTE + "Applied for 6.8 and it boots.\n", sender="John Maintainer <john@kernel.example>") is None
+
+
 def test_commit_lines_without_an_applied_line_are_not_a_reply_form():
     """The kernel test robot's reports carry `commit:` lines too."""
     body = ("tree:   https://git.kernel.example/wireless-next.git main\n"

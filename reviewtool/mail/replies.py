@@ -232,6 +232,14 @@ def _match(form: ReplyForm, lines: list[str], quoted: list[bool], i: int):
     return m, state, own_after, patches
 
 
+def _tree_below(form: ReplyForm, own_after: list[str]) -> str | None:
+    if form.tree_below is None:
+        return None
+    nxt = next((line for line in own_after if line.strip()), "")
+    m = form.tree_below.fullmatch(nxt) if len(nxt) <= MAX_FORM_LINE else None
+    return m.group("tree") if m and "tree" in m.groupdict() else None
+
+
 def _by(form: ReplyForm, m: re.Match, own_after: list[str], sender: Address) -> Address:
     named = m.groupdict().get("by")
     if not named and form.by is not None:
@@ -262,7 +270,7 @@ def read_reply_text(*, sender: str, date: datetime | str | None, subject: str = 
     def action(form: ReplyForm, m: re.Match, state: str, own_after: list[str], patches: list, at: int,
                evidence: str) -> ReplyAction:
         groups = m.groupdict()
-        tree_words = (groups.get("tree") or "").strip().rstrip(".,!:") or None
+        tree_words = (groups.get("tree") or _tree_below(form, own_after) or "").strip().rstrip(".,!:") or None
         repo, branch = tree_parts(tree_words)
         trust = form.trust_from(who.email)
         # a "by NAME" line (a bot's, a Nacked-by) names who acted only in the bot's own mail:

@@ -24,7 +24,7 @@ LISTS = ("commit-lines", "korg-summary", "b4-summary", "pw-list")
 TRUSTS = ("form", "applier", "thread")
 REASONS = ("above", "around")
 _KEYS = {"name", "line", "state", "states", "by", "list", "trust", "reason", "alone", "needs_list", "ignore_case",
-         "hint", "senders", "below_signature", "lead"}
+         "hint", "senders", "below_signature", "lead", "tree_below"}
 
 
 @dataclass(frozen=True, eq=False)  # compared by identity: forms are compiled once and shared
@@ -34,6 +34,7 @@ class ReplyForm:
     state: str | None = None  # None: the `state` group's word, mapped through `states`
     states: dict[str, str] = field(default_factory=dict)
     by: re.Pattern[str] | None = None
+    tree_below: re.Pattern[str] | None = None  # the next line of the reply's own, when `line` names no tree
     list: str | None = None
     trust: str = "form"
     reason: str | None = None
@@ -102,6 +103,7 @@ def _form(t: Any, origin: str) -> ReplyForm:
         raise ConfigError(f"{what}: a form with `states` needs a (?P<state>...) group in its line")
     return ReplyForm(name=t["name"], line=line, state=state, states={str(k): str(v) for k, v in states.items()},
                      by=_compile(t["by"], flags, f"{what}: by") if "by" in t else None, list=t.get("list"),
+                     tree_below=_compile(t["tree_below"], flags, f"{what}: tree_below") if "tree_below" in t else None,
                      trust=t.get("trust", "form"), reason=t.get("reason"), alone=bool(t.get("alone")),
                      needs_list=bool(t.get("needs_list")), hints=_hints(t.get("hint", ()), what),
                      senders=_senders(t.get("senders", ()), what), below_signature=bool(t.get("below_signature")),

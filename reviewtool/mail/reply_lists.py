@@ -91,10 +91,17 @@ def korg_summary(lines: Sequence[str]) -> list[PatchRef]:
     return out
 
 
+_B4_LEAD_LINES = 6  # a template's lines before the summary: the repository and branch, "Thanks!"
+
+
 def b4_summary(lines: Sequence[str]) -> list[PatchRef]:
     """b4 ty's `[1/2] subject` items, each followed by `commit: <sha>`, a commit link or
-    "(no commit info)"; the items need their commit line (a bare `[1/2] x` is not b4's)."""
-    out, i = [], _skip_blank(lines, 0)
+    "(no commit info)"; the items need their commit line (a bare `[1/2] x` is not b4's). The
+    summary may start a few lines down, where a template names the tree first."""
+    i = _skip_blank(lines, 0)
+    first = next((j for j in range(i, min(len(lines) - 1, i + _B4_LEAD_LINES + 1))
+                  if _B4_ITEM_RE.fullmatch(lines[j].strip()) and _B4_COMMIT_RE.fullmatch(lines[j + 1])), i)
+    out, i = [], first
     while i + 1 < len(lines):
         item, commit = _B4_ITEM_RE.fullmatch(lines[i].strip()), _B4_COMMIT_RE.fullmatch(lines[i + 1])
         if item is None or commit is None:
