@@ -176,6 +176,11 @@ def test_plain_applied_needs_an_applier(line, words):
     ("Applied to 6.8/scsi-queue, thanks!", "plain-applied", "6.8/scsi-queue"),  # a version and a branch
     ("Applied to nf-next and pushed out, thanks.", "plain-applied", "nf-next"),
     ("All now queued up, thanks!", "plain-applied", None),
+    ("Thanks, applied now.", "plain-applied", None),
+    ("Both patches applied.", "plain-applied", None),
+    ("Applied to for-next branch now.", "plain-applied", "for-next branch"),
+    ("Applied to the togreg branch of iio.git and pushed out as testing for 0-day to poke at it.", "plain-applied",
+     "the togreg branch of iio.git"),
     ("Applied this little patch, thanks", "plain-applied", None),
     ("Also pulled, thanks Jan.", "plain-pulled", None),
     ("Thanks, pushed.", "plain-pushed", None),
