@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
 from mailfactory import Mail, hunk_diff, patch_body, thread, write
 
 T0 = datetime(2026, 11, 2, 10, tzinfo=timezone.utc)
@@ -180,8 +182,20 @@ def test_a_robots_build_error_on_the_posting_needs_a_revision(tmp_path, cli):
     (asked,) = [r for r in item["reasons"] if r["code"] == "asked-for-changes"]
     assert item["status"] == "needs-revision" and asked["by"] == ROBOT
     warned = _status(tmp_path, cli, (ROBOT, "Hi Jane,\n\nkernel test robot noticed the following build warnings:\n\n"
+                                           "If you fix the issue in a separate patch/commit (i.e. not just a new "
+                                           "version of\nthe same patch/commit), kindly add following tags\n"
+                                           "| Reported-by: kernel test robot <lkp@intel.com>\n\n"
                                            "drivers/net/foo/foo.c:12:5: warning: unused variable 'bar'\n"))
     assert not [r for r in warned["reasons"] if r["code"] == "asked-for-changes"]  # the near miss
+
+
+@pytest.mark.parametrize("words", ["This needs a rebase on net-next.", "I'll wait for v2.", "Care to send a v2?",
+                                   "Looking forward to v3 with the lock taken.", "Please fold this into patch 1."])
+def test_waiting_for_the_next_version_is_a_request(tmp_path, cli, words):
+    item = _status(tmp_path, cli, (REVIEWER, "> +\tbar++;\n\n" + words + "\n"))
+    assert item["status"] == "needs-revision", item["reasons"]
+    assert not _status(tmp_path, cli, (REVIEWER, "> +\tbar++;\n\nThis doesn't need a rebase.\n\n"
+                                                 "Reviewed-by: Rita Reviewer <rita@example.org>\n"))["status"] == "needs-revision"
 
 
 def test_a_change_asked_for_the_next_version_and_its_near_miss(tmp_path, cli):
