@@ -190,7 +190,9 @@ def test_a_robots_build_error_on_the_posting_needs_a_revision(tmp_path, cli):
 
 
 @pytest.mark.parametrize("words", ["This needs a rebase on net-next.", "I'll wait for v2.", "Care to send a v2?",
-                                   "Looking forward to v3 with the lock taken.", "Please fold this into patch 1."])
+                                   "Looking forward to v3 with the lock taken.", "Please fold this into patch 1.",
+                                   "Could you add a selftest for this?", "Can you use the existing helper instead?",
+                                   "v2 please."])
 def test_waiting_for_the_next_version_is_a_request(tmp_path, cli, words):
     item = _status(tmp_path, cli, (REVIEWER, "> +\tbar++;\n\n" + words + "\n"))
     assert item["status"] == "needs-revision", item["reasons"]
