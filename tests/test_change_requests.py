@@ -110,7 +110,8 @@ def test_the_author_agreeing_to_change_it_is_a_revision_to_come(tmp_path, cli):
                   "On Tue, Aug 01, 2023 at 06:55:10PM +0200, Jane Developer wrote:\n\nThis one sucks: 'make "
                   "tags' won't cover the headers.",
                   "Yeah, the 0-day bot reported that too, sorry about that. It needs two more lines.",
-                  "So I suppose I will respin this series to use its own firmware."):
+                  "So I suppose I will respin this series to use its own firmware.",
+                  "Good point, will fix.", "Sure, will update in v2.", "Ack, will respin."):
         item = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", words + "\n"))
         assert item["status"] == "needs-revision", words
         # a promise to revise, not a withdrawal: the step says so
@@ -121,7 +122,8 @@ def test_the_author_agreeing_to_change_it_is_a_revision_to_come(tmp_path, cli):
     for words in ("I will fix that in a follow-up patch.", "I'll fix this up when applying it.",
                   "This will change the MAC address.", "I will fix the other driver too.",
                   "We do not need it for the other boards.",
-                  "Sorry about that, I'll make sure to avoid it in the future.", "Sorry for the late reply."):
+                  "Sorry about that, I'll make sure to avoid it in the future.", "Sorry for the late reply.",
+                  "Will fix it in a follow-up.", "That will fix the crash."):
         item = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", words + "\n"))
         assert not [r for r in item["reasons"] if r["code"] in ("withdrawn", "will-revise")], words
 
@@ -298,6 +300,8 @@ def test_an_applier_who_will_not_apply_it_rejects_it(tmp_path, cli):
     assert item["status"] == "rejected", item["reasons"]
     assert item["state"]["by"] == APPLIER and item["state"]["form"] == "rejection"
     assert "makes no sense to send" in item["state"]["evidence"]
+    assert _status(tmp_path, cli, (APPLIER, "Sorry, I'm not taking this.\n"))["status"] == "rejected"
+    assert _status(tmp_path, cli, (APPLIER, "I'm not taking this yet.\n"))["status"] != "rejected"
     # it decides over the same applier's earlier request
     item = _status(tmp_path, cli, (APPLIER, "Please send a v2 that takes the lock.\n"),
                    (APPLIER, "You sent a different patch since, so I'm dropping this one.\n"))
