@@ -11,7 +11,9 @@ API (no b4, no git, no profile; the caller decides what the reply answers and wh
 
 `forms` is a tuple of reply_forms.ReplyForm (reply_forms.load_forms(profile_forms)); None: the
 shipped table, reviewtool/data/reply-forms.toml. The first form matching a line of the reply's
-own text (quoted lines and the signature dropped) decides; None when no form matches.
+own text (quoted lines and the signature dropped) decides; where none does, a `lead` form may
+match the one clause of substance a paragraph opens with (reply_lead.lead_clause: "Good catch,
+applied, thanks." reads "applied"); None when no form matches.
 
 ReplyAction (frozen):
     state        applied | changes-requested | superseded | rejected | deferred |
@@ -37,7 +39,7 @@ ReplyAction (frozen):
     count        N of "N patches applied/set to ...", when written
     reason       the maintainer's words that go with the state (above "Patch set to ...", around
                  a NAK, above a pw-bot command), or None; `reason_line` is its first line
-    evidence     the line that matched, as written
+    evidence     the line that matched, as written (for a lead clause: its sentence)
 """
 
 from __future__ import annotations
@@ -56,7 +58,8 @@ from ..bounded import number
 from .footer import strip_list_footer
 from .headers import mailbox
 from .message import own_parts
-from .reply_forms import ReplyForm, courtesy, hints, shipped_forms
+from .reply_forms import ReplyForm, hints, shipped_forms
+from .reply_lead import lead_clause, paragraphs_of
 from .reply_lists import PARSERS, PatchRef
 
 __all__ = ["Address", "PatchRef", "ReplyAction", "read_reply", "read_reply_text", "tree_parts"]
@@ -304,7 +307,7 @@ def read_reply_text(*, sender: str, date: datetime | str | None, subject: str = 
             if hit is not None:
                 m, state, own_after, patches = hit
                 return action(form, m, state, own_after, patches, min(i, end), every[i].strip())
-    for start, stop in _paragraphs_of(lines, quoted, hinted):
+    for start, stop in paragraphs_of(lines, quoted, hinted):
         lead = lead_clause(" ".join(lines[start:stop]))
         if lead is None or len(lead[0]) > MAX_FORM_LINE:
             continue
@@ -317,39 +320,6 @@ def read_reply_text(*, sender: str, date: datetime | str | None, subject: str = 
                 own_after = [line for line, q in zip(lines[stop:], quoted[stop:]) if not q]
                 return action(form, m, state, own_after, [], start, sentence)
     return None
-
-
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?]) ")
-_CLAUSE_RE = re.compile(r"[,;] ")
-
-
-def lead_clause(paragraph: str) -> tuple[str, str] | None:
-    """(clause, sentence): the one clause of substance a paragraph opens with, in its first
-    sentence that is not all courtesy ("Sure.", "Thanks!"), less the courtesy clauses ("Good
-    catch, applied, thanks Thomas." -> "applied"); None when that sentence holds two ("Applied,
-    and started testing.")."""
-    polite = courtesy()
-    for sentence in _SENTENCE_END_RE.split(" ".join(paragraph.split())):
-        clauses = [c for c in _CLAUSE_RE.split(sentence) if not polite.fullmatch(c)]
-        if clauses:
-            return (clauses[0], sentence) if len(clauses) == 1 else None
-    return None
-
-
-def _paragraphs_of(lines: list[str], quoted: list[bool], at: list[int]):
-    """(start, stop) of each run of the reply's own non-blank lines holding a line of `at`, once."""
-    def own(j: int) -> bool:
-        return 0 <= j < len(lines) and not quoted[j] and bool(lines[j].strip())
-    stop = -1
-    for i in at:
-        if i < stop or not own(i):
-            continue
-        start, stop = i, i + 1
-        while own(start - 1):
-            start -= 1
-        while own(stop):
-            stop += 1
-        yield start, stop
 
 
 def _own_index(quoted: list[bool], i: int) -> int:
