@@ -111,7 +111,8 @@ def test_the_author_agreeing_to_change_it_is_a_revision_to_come(tmp_path, cli):
                   "tags' won't cover the headers.",
                   "Yeah, the 0-day bot reported that too, sorry about that. It needs two more lines.",
                   "So I suppose I will respin this series to use its own firmware.",
-                  "Good point, will fix.", "Sure, will update in v2.", "Ack, will respin."):
+                  "Good point, will fix.", "Sure, will update in v2.", "Ack, will respin.",
+                  "As suggested will change it to select."):
         item = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", words + "\n"))
         assert item["status"] == "needs-revision", words
         # a promise to revise, not a withdrawal: the step says so
@@ -123,7 +124,8 @@ def test_the_author_agreeing_to_change_it_is_a_revision_to_come(tmp_path, cli):
                   "This will change the MAC address.", "I will fix the other driver too.",
                   "We do not need it for the other boards.",
                   "Sorry about that, I'll make sure to avoid it in the future.", "Sorry for the late reply.",
-                  "Will fix it in a follow-up.", "That will fix the crash."):
+                  "Will fix it in a follow-up.", "That will fix the crash.", "The next patch will change this.",
+                  "That will fix it."):
         item = _status(tmp_path, cli, ("Jane Developer <jane@example.org>", words + "\n"))
         assert not [r for r in item["reasons"] if r["code"] in ("withdrawn", "will-revise")], words
 
