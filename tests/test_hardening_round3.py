@@ -245,6 +245,34 @@ def test_a_subject_of_many_encoded_words_reads_as_the_parser_reads_it_up_to_the_
     assert res.json["series"]["full_subject"].startswith("[PATCH net] foo: " + "ä" * MAX_WORDS)
 
 
+@pytest.mark.parametrize("word", [b"=?UTF-8?B?4oCmL2l3bGVnYWN5LzQ5Nj\x9et?=", b"=?utf-8?q?f\xc3\xb6o=C3=B6?=",
+                                  b"=?utf-8?b?w!6Q?=", b"=?utf-8?q?a\xffb?="])
+def test_an_encoded_word_holding_8bit_bytes_reads_as_the_parser_reads_it(word):
+    """Mail damaged in transit puts 8-bit bytes inside an encoded word; the archive index reads
+    the header as UTF-8 (U+FFFD), the parser with surrogates: both read what the email package does."""
+    import email
+    import email.policy
+
+    from reviewtool.mail.encoded_words import decode_words
+
+    parsed = str(email.message_from_bytes(b"Subject: " + word + b"\n\n", policy=email.policy.default)["subject"])
+    assert decode_words(word.decode("utf-8", "replace")) == parsed
+    assert decode_words(word.decode("ascii", "surrogateescape")) == parsed
+
+
+@pytest.mark.parametrize("store", [False, True])
+def test_a_triaged_archive_with_8bit_bytes_in_an_encoded_subject_gives_its_report(tmp_path, cli, store):
+    mbox = tmp_path / "list.mbox"
+    mbox.write_bytes(b"From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: A <a@example.org>\n"
+                     b"Subject: UBSAN: shift-out-of-bounds in =?UTF-8?B?4oCmL2l3bGVnYWN5LzQ5Nj\x9et?=\n"
+                     b" =?UTF-8?B?cnMuYzo2NzE6MTg=?=\nMessage-ID: <a@example.org>\n"
+                     b"Date: Thu, 1 Dec 2022 00:00:00 +0000\n\nA report.\n")
+    where = ["--store", str(tmp_path / "s.sqlite")] if store else ["--no-store"]
+    res = cli("triage", str(mbox), *where, "--format", "json", "--no-progress")
+    assert res.code == 0, res.err
+    assert json.loads(res.out)["totals"]["messages"] == 1
+
+
 # 5. A full disk while a gzip archive is unpacked is the disk's fault, not the archive's.
 
 @pytest.mark.parametrize("command", ["triage", "learn"])

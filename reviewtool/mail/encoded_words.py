@@ -20,6 +20,7 @@ import re
 MAX_WORDS = 1000  # real mail: a few dozen at most (a long subject in a CJK script)
 _WORD_RE = re.compile(r"=\?([^?\s]{1,40})\?([bBqQ])\?([^?]*)\?=")
 _Q_ESCAPE_RE = re.compile(rb"=([0-9A-Fa-f]{2})")
+_NOT_BASE64_RE = re.compile(rb"[^A-Za-z0-9+/]+")
 
 
 def _charset(name: str) -> str:
@@ -30,8 +31,11 @@ def _charset(name: str) -> str:
 
 
 def _bytes(kind: str, text: str) -> bytes | None:
-    data = text.encode("ascii", "surrogateescape")
+    # A word may hold 8-bit bytes (as surrogates, or U+FFFD where an index read them as UTF-8):
+    # Q keeps them as bytes and base64 skips them, as the email package does.
+    data = text.encode("utf-8", "surrogateescape")
     if kind in "bB":
+        data = _NOT_BASE64_RE.sub(b"", data)
         try:
             return base64.b64decode(data + b"=" * (-len(data) % 4))
         except (binascii.Error, ValueError):
