@@ -11,7 +11,8 @@ the same input, byte for byte; `git mailsplit` of the same file is timed in the 
 `stretches`: each stretch unpacked to a plain mbox (as a maintainer's growing mbox is), less its
 last day of mail; a cold run with a new store on the full file and a --no-store run (the JSON
 reference), a warm run; then the file cut before its last day is run cold into another store, the
-day appended and run again ("appended"). `years`: the archives gen_years.py makes of 2, 4 and 8
+day appended and run again ("appended"); and two floors, what a run pays before it reads an
+archive: `--version` and triage of the stretch's first mail alone into a new store. `years`: the archives gen_years.py makes of 2, 4 and 8
 half-years: triage cold (--no-store and into a new store, peak memory sampled), warm, a day
 appended, `triage --since 14d` (without a store and from the warm store), `profile learn`, and git
 mailsplit. `inbox`: the 2022 linux-wireless stretch less its last day imported into a v2 inbox by
@@ -170,6 +171,17 @@ def since_runs(path: Path, now: str, store: Path, keep: Path, cache: Path, memor
     return runs
 
 
+def floor_runs(tmp: Path, data: bytes, now: str) -> list[tuple[str, dict]]:
+    """What any run pays before it reads an archive: the interpreter and the CLI (`--version`),
+    and triage of an archive of the stretch's first mail, into a new store (the whole path, with
+    nothing to review). A warm run cannot take less; its ratio to cold is the warm target's floor."""
+    first = tmp / "first.mbox"
+    starts = [m.start() for m in SEP_RE.finditer(data, 0, 1 << 20)]
+    first.write_bytes(data[:starts[1]] if len(starts) > 1 else data)
+    return [("floor: --version", reviewtool("--version", cache=tmp / "c4")),
+            ("floor: one mail, a new store", triage(first, now, "--store", tmp / "s4.sqlite", cache=tmp / "c4"))]
+
+
 def stretches(args) -> None:
     for name in args.names or STRETCHES:
         src = LISTS / f"{name}.mbox.gz"
@@ -195,14 +207,18 @@ def stretches(args) -> None:
                 fh.write(data[cut:])
             grown = triage(growing, now, "--store", tmp / "s2.sqlite", "--store-info", *jobs, cache=tmp / "c2")
             grown_ref = triage(growing, now, "--no-store", *jobs, cache=tmp / "c3")
+            floors = floor_runs(tmp, data, now)
             day = len(SEP_RE.findall(data, cut))
             print(f"{name}: {messages:,} messages ({len(data) / 1e6:.1f} MB), the last day {day} mails; load average "
                   f"{os.getloadavg()[0]:.1f}; git mailsplit {split:.2f} s")
             cold_warm_rows(ref, cold, warm, messages)
             print(row("a day appended", grown, cold, None, same(grown, grown_ref)))
+            for label, r in floors:
+                print(row(label, r, cold))
             print(f"  cold / git mailsplit: {cold['wall'] / split:.1f}x; warm / cold {warm['wall'] / cold['wall']:.3f} "
-                  f"(target <= 0.05); appended / cold {grown['wall'] / cold['wall']:.3f} (target <= 0.10); cold "
-                  f"{messages / cold['wall']:,.0f} messages/s")
+                  f"(target <= 0.05; a one-mail archive takes {floors[1][1]['wall'] / cold['wall']:.3f}); appended / "
+                  f"cold {grown['wall'] / cold['wall']:.3f} (target <= 0.10); cold {messages / cold['wall']:,.0f} "
+                  "messages/s")
 
 
 def years(args) -> None:
