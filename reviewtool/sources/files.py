@@ -13,7 +13,7 @@ import hashlib
 import io
 import re
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -262,10 +262,22 @@ def _longest_line_over(data: bytes, cap: int) -> bool:
         start = i + 1
 
 
+def lf_lines(data: bytes) -> bytes:
+    """A mail stored with CRLF line endings (its first line ends in CRLF: a Windows client's
+    mbox, a saved .eml) with LF ones, as git mailsplit reads it without --keep-cr; any other
+    mail as it is, so a diff of a CRLF file keeps its CRs."""
+    end = data.find(b"\n")
+    return data.replace(b"\r\n", b"\n") if end > 0 and data[end - 1] == 13 else data
+
+
 def parse_mail(raw: RawMail) -> tuple[EmailMessage | None, bool]:
     """One mail, parsed, with a Message-ID; (None, False) when it is not a mail at all. The flag
-    says the Message-ID was synthesized for a format-patch file, which still needs threading.
+    says the Message-ID was synthesized for a format-patch file, which still needs threading
+    (its id is a hash of the mail's bytes as stored, as the archive's index makes it).
     InputError when the mail is over a limit (limits.py)."""
+    stored, data = raw, lf_lines(raw.data)
+    if data is not raw.data:
+        raw = replace(raw, data=data)
     over = _over_limits(raw)
     if over is not None:
         raise over
@@ -277,7 +289,7 @@ def parse_mail(raw: RawMail) -> tuple[EmailMessage | None, bool]:
         return None, False
     if message_id_of(msg):
         return msg, False
-    digest = hashlib.sha256(raw.data).hexdigest()[:24]
+    digest = hashlib.sha256(stored.data).hexdigest()[:24]
     del msg["Message-ID"]
     add_raw(msg, "Message-ID", f"<{digest}@{SYNTHETIC_DOMAIN}>")
     return msg, raw.format_patch or _looks_like_patch(msg)
