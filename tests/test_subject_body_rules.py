@@ -222,6 +222,13 @@ def test_commit_reference_dumps_addresses_and_back_references(tmp_path, check_js
                             patch_body(message=back), name="back.mbox"))
     (found,) = hits(res, "commit-reference-format")
     assert "a3a57bf07de2" in found["message"] and "2c87c6f9fbdd" not in found["message"]
+    # A whole format-patch output pasted into the body starts with its separator line: no reference
+    # (the archive is mboxrd: the line is quoted there, and read unquoted).
+    pasted = (">From f1fcceb65d4a44c078cd684ea25a2f2c7f53deb2 Mon Sep 17 00:00:00 2001\n"
+              "From: Jane Developer <jane@example.org>\n\nThe foo path returns early.")
+    res = check_json(single(tmp_path, "[PATCH net] net: foo: return later", patch_body(message=pasted),
+                            name="pasted.mbox"))
+    assert hits(res, "commit-reference-format") == [] and hits(res, "discussion-in-log")
     # Commit (SHA1: <40 hex>) in prose is a commit reference to write properly.
     sha1 = "Commit (SHA1: 0123456789abcdef0123456789abcdef01234567) moved the check."
     res = check_json(single(tmp_path, "[PATCH net] net: foo: check first", patch_body(message=sha1), name="sha1.mbox"))

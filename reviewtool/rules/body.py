@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 
 from ..model.fixes import fixes_lines, read_fixes_line
-from ..model.series import Patch
+from ..model.series import Patch, is_pull_request
 from ..model.trailers import is_trailer_line, split_commit_message
-from ..model.series import is_pull_request
 from .registry import Hit, Severity, rule
 
 _BLURB_RE = re.compile(r"\*\*\*\s*BLURB HERE\s*\*\*\*", re.I)
@@ -21,7 +20,8 @@ _HEX_RUN_RE = re.compile(r"[0-9a-fA-F]{5}", re.I)  # in every id both patterns a
 _EXEMPT_LINE_RE = re.compile(
     r"^\s*(>|(Link|Closes|base-commit|prerequisite-[\w-]+|change-id|Patchwork|BugLink)\s*:"
     r"|This reverts commit |\(cherry[ -]picked from commit |\[\s*upstream commit |upstream commit "
-    r"|commit [0-9a-f]{12,64} upstream\b|https?://)", re.I)
+    r"|commit [0-9a-f]{12,64} upstream\b|https?://"
+    r"|From [0-9a-f]{40}(?:[0-9a-f]{24})? Mon Sep 17 00:00:00 2001)", re.I)  # a pasted format-patch separator
 # A pasted oops or log: ids in it are addresses and hashes, not commits (checkpatch does the same).
 # Also the crash utility's `bt` output (`PID: 210933  TASK: ffff...`, `[ffffa7a8...] __schedule at ffff...`).
 _DUMP_RE = re.compile(r"(\[\s*\d+\.\d+\]|Call Trace:|\bRIP:|\bBUG:|\bWARNING:|\bCode:|\bRSP:|\bRAX:|Hardware name:"
@@ -151,8 +151,9 @@ def _reference_problem(window: str, hex_id: str, with_word: bool) -> str | None:
 def commit_reference_format(series, ctx):
     """Why: An abbreviated or bare id can become ambiguous as the tree grows and tells the reader
     nothing; with its subject the reference survives rebases and backports, and reads on its own.
-    The reference may wrap over up to three lines. Link:, base-commit:, "This reverts commit" and a
-    stable backport's `commit <sha> upstream.` lines are written by their own conventions.
+    The reference may wrap over up to three lines. Link:, base-commit:, "This reverts commit", a
+    stable backport's `commit <sha> upstream.` and a pasted format-patch separator (`From <sha>
+    Mon Sep 17 00:00:00 2001`, which discussion-in-log explains) follow their own conventions.
     Source: kernel submitting-patches ("Describe your changes"); checkpatch GIT_COMMIT_ID.
     Bad:
       This was broken by commit 1234abcd, which moved the check.
