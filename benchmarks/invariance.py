@@ -10,8 +10,9 @@ Each rewriting keeps every mail's meaning: `crlf` (CRLF line ends, a Windows cli
 `reversed` and `shuffled` (the mails in another order), `two-files` (the archive given as two
 inputs), `encoded` (every single-part 7/8-bit mail re-sent as quoted-printable or base64),
 `duplicated` (every third mail twice, as an inbox subscribed to two lists keeps a cross-posted
-mail), `headers` (field names in other cases, every Date in +0530), `gzip`, `maildir` (a file per
-mail).
+mail), `headers` (field names in other cases, every Date in +0530), `direct` (every other mail
+without the list's List-* and X-Mailing-List fields, as a maintainer in To or Cc keeps the copy
+sent to them), `gzip`, `maildir` (a file per mail).
 """
 
 from __future__ import annotations
@@ -91,6 +92,19 @@ def headers(mail: bytes, n: int) -> bytes:
     return sep + b"\n".join(out) + b"\n" + body
 
 
+LIST_FIELD_RE = re.compile(rb"^(list-[a-z-]+|x-mailing-list|precedence):[^\n]*\n(?:[ \t][^\n]*\n)*", re.I | re.M)
+
+
+def direct(mail: bytes, n: int) -> bytes:
+    """Every other mail as its addressee got it straight from the sender, not through the list:
+    without the list's own header fields (a maintainer in To or Cc keeps that copy)."""
+    parts = _parts(mail)
+    if parts is None or n % 2:
+        return mail
+    sep, head, body = parts
+    return sep + LIST_FIELD_RE.sub(b"", head) + b"\n" + body
+
+
 def rewrite(kind: str, data: bytes, tmp: Path) -> list[Path]:
     mails = mails_of(data)
     out = tmp / f"{kind}.mbox"
@@ -113,6 +127,8 @@ def rewrite(kind: str, data: bytes, tmp: Path) -> list[Path]:
         out.write_bytes(b"".join(headers(m, n) for n, m in enumerate(mails)))
     elif kind == "duplicated":
         out.write_bytes(b"".join(m + m if n % 3 == 0 else m for n, m in enumerate(mails)))
+    elif kind == "direct":
+        out.write_bytes(b"".join(direct(m, n) for n, m in enumerate(mails)))
     elif kind == "gzip":
         out = tmp / "gzip.mbox.gz"
         out.write_bytes(gzip.compress(data, 6))
@@ -126,7 +142,7 @@ def rewrite(kind: str, data: bytes, tmp: Path) -> list[Path]:
     return [out]
 
 
-KINDS = ("crlf", "reversed", "shuffled", "two-files", "duplicated", "encoded", "headers", "gzip", "maildir")
+KINDS = ("crlf", "reversed", "shuffled", "two-files", "duplicated", "encoded", "headers", "direct", "gzip", "maildir")
 
 
 def triage(paths: list[Path], cache: Path) -> dict:
