@@ -45,6 +45,20 @@ def test_each_kind_and_its_near_miss():
     assert mail_kind("[PATCH net] net: foo: fix the next linux-next: build", "Jane <jane@example.org>") is None
 
 
+def test_a_mailman_list_tag_before_the_subject_hides_no_kind():
+    """A Mailman list puts its tag first ("[Foo-devel] ..."): each kind is read past it; a tree
+    tag is no list's tag, and a tagged patch is still a patch."""
+    assert mail_kind('[Foo-devel] FAILED: patch "[PATCH] wifi: foo: fix bar" failed to apply to 6.6-stable tree',
+                     GREG) == "stable-notice"
+    assert mail_kind("[Foo-devel] linux-next: manual merge of the wireless-next tree with the net tree",
+                     "Stephen <sfr@example.org>") == "merge-notice"
+    assert mail_kind("[Intel-wired-lan] [tnguy-net-queue:dev-queue] BUILD SUCCESS 0123abc", ROBOT) == "robot-report"
+    assert mail_kind("[netfilter-devel] [ANNOUNCE] nftables 1.0.9 release", "Pablo <pablo@netfilter.example>") \
+        == "announcement"
+    assert mail_kind("[net-next] linux-next: manual merge of the a tree", "Stephen <sfr@example.org>") is None
+    assert mail_kind("[Foo-devel] [PATCH net] net: foo: fix the next linux-next: build", "Jane <j@example.org>") is None
+
+
 def test_triage_lists_them_apart_by_kind(tmp_path, cli):
     mails = [
         Mail("[PATCH 6.6 001/150] wifi: foo: fix bar", patch_body(), sender=GREG, msgid="s1@example.org"),

@@ -9,8 +9,9 @@ stable team takes them, not the list's maintainers), the stable trees' notices
 test robots' reports and announcements are read by maintainers, but none of them is a series
 waiting for them: triage lists them apart, by kind, with a count. None: a thread like any other.
 
-The table is data: a kind, a pattern for the subject (searched from its start) and, where the
-subject alone would be ambiguous, the senders (shell patterns) that send that kind.
+The table is data: a kind, a pattern for the subject (searched from its start, or from past a
+Mailman list's tag: "[Foo-devel] linux-next: manual merge ...") and, where the subject alone
+would be ambiguous, the senders (shell patterns) that send that kind.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from functools import lru_cache
 from importlib import resources
 
 from .headers import mailbox
-from .subject import parse_subject
+from .subject import list_shaped, parse_subject
 
 KINDS = ("stable-review", "stable-backport", "stable-notice", "merge-notice", "robot-report", "announcement")
 
@@ -46,6 +47,16 @@ _TABLE: tuple[tuple[str, re.Pattern[str], tuple[str, ...] | None], ...] = (
     ("robot-report", re.compile(r"."), _ROBOTS),
     ("announcement", re.compile(r"\[ANNOUNCE\b", re.I), None),
 )
+
+
+_FIRST_BRACKET_RE = re.compile(r"\[([^\]\s]{1,100})\][ \t]*")
+
+
+def _past_list_tag(text: str) -> str | None:
+    """The subject past a Mailman list's tag ("[Foo-devel] FAILED: patch ..."), where the
+    sender's own subject starts; None when it starts with no such tag."""
+    m = _FIRST_BRACKET_RE.match(text)
+    return text[m.end():] if m and m.end() < len(text) and list_shaped(m.group(1)) else None
 
 
 def _sender_is(sender: str, patterns: tuple[str, ...]) -> bool:
@@ -106,9 +117,10 @@ def mail_kind(subject: str, sender: str, date: float | None = None) -> str | Non
         return "stable-review"
     if s.is_patch and _backport(s.tags, date):
         return "stable-backport"
+    texts = (text,) if (past := _past_list_tag(text)) is None else (text, past)
     for kind, pattern, senders in _TABLE:
         if senders is not None and s.is_patch:
             continue  # a robot's patch (coccinelle's fixes) is a patch like any other
-        if pattern.match(text) and (senders is None or _sender_is(sender, senders)):
+        if any(pattern.match(t) for t in texts) and (senders is None or _sender_is(sender, senders)):
             return kind
     return None

@@ -222,6 +222,12 @@ def _parse_subject(raw: str, list_name: str | None = None) -> Subject:
     )
 
 
+def list_shaped(word: str) -> bool:
+    """Whether a bracket's word is shaped as a mailing list's name ("Intel-wired-lan",
+    "lvc-project"), never as a kernel tree tag."""
+    return _LIST_PREFIX_RE.fullmatch(word.strip()) is not None
+
+
 def _list_prefix(brackets: list[str], list_name: str | None = None) -> str | None:
     """The first bracket when it is a mailing list's prefix: one word shaped as list names are, or
     the name of the list that delivered it, followed by a bracket that holds PATCH, RFC or PULL."""
