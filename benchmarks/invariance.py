@@ -12,7 +12,9 @@ inputs), `encoded` (every single-part 7/8-bit mail re-sent as quoted-printable o
 `duplicated` (every third mail twice, as an inbox subscribed to two lists keeps a cross-posted
 mail), `headers` (field names in other cases, every Date in +0530), `direct` (every other mail
 without the list's List-* and X-Mailing-List fields, as a maintainer in To or Cc keeps the copy
-sent to them), `gzip`, `maildir` (a file per mail).
+sent to them), `list-tag` (a Mailman list's `[Foo-devel] ` in every subject), `mboxo` (mutt's
+and Python's mbox: `From <sender> <date>` separators, quoted `From ` lines left quoted), `gzip`,
+`maildir` (a file per mail).
 """
 
 from __future__ import annotations
@@ -105,6 +107,37 @@ def direct(mail: bytes, n: int) -> bytes:
     return sep + LIST_FIELD_RE.sub(b"", head) + b"\n" + body
 
 
+SUBJECT_RE = re.compile(rb"^(subject:[ \t]*)((?:re:[ \t]*)?)", re.I | re.M)
+DATE_FIELD_RE = re.compile(rb"^date:[ \t]*([^\n]*)", re.I | re.M)
+ADDRESS_RE = re.compile(rb"^from:[^\n]*?([^\s<>\"]+@[^\s<>\"]+)", re.I | re.M)
+
+
+def list_tag(mail: bytes, n: int) -> bytes:
+    """The subject tag a Mailman list adds (`[Foo-devel] [PATCH v2 1/3] ...`, after `Re: `)."""
+    parts = _parts(mail)
+    if parts is None:
+        return mail
+    sep, head, body = parts
+    return sep + SUBJECT_RE.sub(rb"\1\2[Foo-devel] ", head, count=1) + b"\n" + body
+
+
+def mboxo(mail: bytes, n: int) -> bytes:
+    """As mutt or mailbox.mbox write it: `From <sender> <asctime>` separators, and a body's `From `
+    lines quoted once and never unquoted (an mboxrd archive's quoted lines keep their `>`)."""
+    parts = _parts(mail)
+    if parts is None:
+        return mail
+    sep, head, body = parts
+    who = ADDRESS_RE.search(head)
+    when = DATE_FIELD_RE.search(head)
+    try:
+        stamp = parsedate_to_datetime(when.group(1).decode("ascii").strip()).strftime("%a %b %e %H:%M:%S %Y")
+    except (AttributeError, TypeError, ValueError, UnicodeDecodeError):
+        stamp = "Thu Jan  1 00:00:00 1970"
+    sender = who.group(1) if who else b"MAILER-DAEMON"
+    return b"From " + sender + b" " + stamp.encode() + b"\n" + head + b"\n" + body
+
+
 def rewrite(kind: str, data: bytes, tmp: Path) -> list[Path]:
     mails = mails_of(data)
     out = tmp / f"{kind}.mbox"
@@ -127,6 +160,10 @@ def rewrite(kind: str, data: bytes, tmp: Path) -> list[Path]:
         out.write_bytes(b"".join(headers(m, n) for n, m in enumerate(mails)))
     elif kind == "duplicated":
         out.write_bytes(b"".join(m + m if n % 3 == 0 else m for n, m in enumerate(mails)))
+    elif kind == "list-tag":
+        out.write_bytes(b"".join(list_tag(m, n) for n, m in enumerate(mails)))
+    elif kind == "mboxo":
+        out.write_bytes(b"".join(mboxo(m, n) for n, m in enumerate(mails)))
     elif kind == "direct":
         out.write_bytes(b"".join(direct(m, n) for n, m in enumerate(mails)))
     elif kind == "gzip":
@@ -142,7 +179,8 @@ def rewrite(kind: str, data: bytes, tmp: Path) -> list[Path]:
     return [out]
 
 
-KINDS = ("crlf", "reversed", "shuffled", "two-files", "duplicated", "encoded", "headers", "direct", "gzip", "maildir")
+KINDS = ("crlf", "reversed", "shuffled", "two-files", "duplicated", "encoded", "headers", "direct", "list-tag", "mboxo",
+         "gzip", "maildir")
 
 
 def triage(paths: list[Path], cache: Path) -> dict:
