@@ -10,7 +10,14 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-_REPLY_RE = re.compile(r"^\s*((re|aw|sv|fwd?)\s*(?:\[\d+\]\s*)?:\s*)+", re.I)  # one blank run per gap
+# A reply's or forward's prefix as mail clients write it in their languages (Outlook's AW, SV, VS,
+# Antw, Odp, RIF, YNT; Chinese clients' 回复, 答复, 回覆, 转发; Japanese 返信, Korean 회신, Russian
+# Отв, Greek ΑΠ), before an ASCII or a full-width colon: a maintainer's "Odp: [PATCH]" answers the
+# patch as "Re:" does. Short words a subsystem might be named (WG, ATS) are left out.
+_REPLY_WORDS = ("re", "aw", "sv", "vs", "antw", "odp", "rif", "ynt", "fwd?",
+                "\u56de\u590d", "\u7b54\u590d", "\u56de\u8986", "\u8f6c\u53d1", "\u8f49\u5bc4", "\u8fd4\u4fe1",
+                "\ud68c\uc2e0", "\u043e\u0442\u0432", "\u03b1\u03c0")
+_REPLY_RE = re.compile(rf"^\s*(({'|'.join(_REPLY_WORDS)})\s*(?:\[\d+\]\s*)?[:\uff1a]\s*)+", re.I)  # one blank run per gap
 _BRACKET_RE = re.compile(r"^\s*\[([^\]]*)\]")
 _VERSION_RE = re.compile(r"^v(\d{1,3})$", re.I)
 _PATCH_VERSION_RE = re.compile(r"^(patch|rfc)v(\d{1,3})$", re.I)
@@ -104,6 +111,12 @@ def is_reply_subject(raw: str) -> bool:
     mail of an archive, and most are replies, which it need not parse further. The pattern's
     blanks are any run of whitespace, so it reads the subject as it is, not folded to one line."""
     return _REPLY_RE.match(raw or "") is not None
+
+
+def without_reply_prefix(raw: str) -> str:
+    """The subject past its reply and forward prefixes ("Odp: Re: [PATCH] x" -> "[PATCH] x")."""
+    m = _REPLY_RE.match(raw or "")
+    return raw[m.end():] if m else raw
 
 
 def parse_subject(raw: str, list_name: str | None = None) -> Subject:

@@ -23,6 +23,7 @@ from datetime import datetime
 from email.message import EmailMessage
 
 from ..mail.headers import header, quarantine_bad_headers
+from ..mail.subject import is_reply_subject, without_reply_prefix
 from . import b4fast
 from .patchid import patch_ids
 
@@ -94,7 +95,29 @@ def _b4_reads_a_reply(b4, subject) -> bool:
     return bool(_REPLY_RE.search(text) or _TAGGED_REPLY_RE.search(text))
 
 
+_B4_REPLY_START_RE = re.compile(r"^\s*(?:re|aw|fwd)\s*:", re.I)
+
+
+def _as_b4_reads_a_reply(b4, msg: EmailMessage) -> EmailMessage:
+    """`msg`, or, for a reply whose prefix b4 does not read as one ("Antw: [PATCH]", "答复：[PATCH]",
+    "Odp: Re: [PATCH]": mail/subject.py reads them), a copy whose Subject starts "Re: ", so that
+    b4 files it as a follow-up as it does any reply. The thread's own mail is left as it came."""
+    subject = msg["Subject"]
+    if not isinstance(subject, str) or _B4_REPLY_START_RE.match(subject) or not is_reply_subject(subject):
+        return msg  # b4 reads "Re:", "Aw:", "Fwd:" itself; the others are no replies to us either
+    try:
+        if _b4_reads_a_reply(b4, subject):
+            return msg
+    except Exception:  # b4 will say so itself when it reads the mail
+        return msg
+    out = copy.copy(msg)
+    out._headers = list(msg._headers)  # the copy's own list: the thread's mail keeps its Subject
+    out.replace_header("Subject", "Re: " + without_reply_prefix(subject).strip())
+    return out
+
+
 def _add(b4, lmbx, msg: EmailMessage) -> None:
+    msg = _as_b4_reads_a_reply(b4, msg)
     with _scan_skipped_for(b4, msg):
         if not b4fast.usable(b4):
             lmbx.add_message(msg)
