@@ -13,7 +13,9 @@ inputs), `encoded` (every single-part 7/8-bit mail re-sent as quoted-printable o
 mail), `headers` (field names in other cases, every Date in +0530), `direct` (every other mail
 without the list's List-* and X-Mailing-List fields, as a maintainer in To or Cc keeps the copy
 sent to them), `list-tag` (a Mailman list's `[Foo-devel] ` in every subject), `mboxo` (mutt's
-and Python's mbox: `From <sender> <date>` separators, quoted `From ` lines left quoted), `gzip`,
+and Python's mbox: `From <sender> <date>` separators, quoted `From ` lines left quoted),
+`localized` (a reply's `Re:` as other clients write it: `AW:`, `SV:`, `Antw:`, `Odp:`, `VS:`,
+`回复:`, `答复：`), `gzip`,
 `maildir` (a file per mail).
 """
 
@@ -112,6 +114,30 @@ DATE_FIELD_RE = re.compile(rb"^date:[ \t]*([^\n]*)", re.I | re.M)
 ADDRESS_RE = re.compile(rb"^from:[^\n]*?([^\s<>\"]+@[^\s<>\"]+)", re.I | re.M)
 
 
+REPLY_SUBJECT_RE = re.compile(rb"^(subject:[ \t]*)re:[ \t]*", re.I | re.M)
+LOCALIZED = ("AW: ", "SV: ", "Antw: ", "Odp: ", "VS: ", "\u56de\u590d: ", "\u7b54\u590d\uff1a")  # 回复, 答复
+
+
+def localized(mail: bytes, n: int) -> bytes:
+    """A reply's `Re:` as other mail clients write it (Outlook in German, Swedish, Dutch, Polish,
+    Finnish; Chinese clients' 回复 and 答复), RFC 2047-encoded where it is not ASCII."""
+    parts = _parts(mail)
+    if parts is None:
+        return mail
+    sep, head, body = parts
+    m = REPLY_SUBJECT_RE.search(head)
+    if m is None:
+        return mail
+    prefix = LOCALIZED[n % len(LOCALIZED)]
+    end = head.find(b"\n", m.end())
+    rest = head[m.end():end].decode("utf-8", "surrogateescape")
+    if prefix.isascii():
+        subject = (prefix + rest).encode("utf-8", "surrogateescape")
+    else:
+        subject = b"=?utf-8?b?" + base64.b64encode(prefix.encode()) + b"?= " + rest.encode("utf-8", "surrogateescape")
+    return sep + head[:m.start()] + m.group(1) + subject + head[end:] + b"\n" + body
+
+
 def list_tag(mail: bytes, n: int) -> bytes:
     """The subject tag a Mailman list adds (`[Foo-devel] [PATCH v2 1/3] ...`, after `Re: `)."""
     parts = _parts(mail)
@@ -160,6 +186,8 @@ def rewrite(kind: str, data: bytes, tmp: Path) -> list[Path]:
         out.write_bytes(b"".join(headers(m, n) for n, m in enumerate(mails)))
     elif kind == "duplicated":
         out.write_bytes(b"".join(m + m if n % 3 == 0 else m for n, m in enumerate(mails)))
+    elif kind == "localized":
+        out.write_bytes(b"".join(localized(m, n) for n, m in enumerate(mails)))
     elif kind == "list-tag":
         out.write_bytes(b"".join(list_tag(m, n) for n, m in enumerate(mails)))
     elif kind == "mboxo":
@@ -180,7 +208,7 @@ def rewrite(kind: str, data: bytes, tmp: Path) -> list[Path]:
 
 
 KINDS = ("crlf", "reversed", "shuffled", "two-files", "duplicated", "encoded", "headers", "direct", "list-tag", "mboxo",
-         "gzip", "maildir")
+         "localized", "gzip", "maildir")
 
 
 def triage(paths: list[Path], cache: Path) -> dict:
