@@ -92,7 +92,7 @@ def test_the_tree_is_the_tags_before_the_repositorys():
 PABLO = "Pablo Neira Ayuso <pablo@netfilter.org>"  # applies for netfilter's userspace projects
 
 
-def _announcement(sender: str, with_shortlog: bool) -> Mail:
+def _announcement(sender: str, with_shortlog: bool, tag: str = "") -> Mail:
     """A release announcement whose changes (the shortlog) come as a second text part."""
     changes = ("Jane Developer (1):\n      tests: shell: fix the sample ruleset test\n\n"
                "Other Person (1):\n      src: something else entirely\n\n") if with_shortlog else "Many fixes.\n"
@@ -100,16 +100,16 @@ def _announcement(sender: str, with_shortlog: bool) -> Mail:
             "        nftables 1.0.9\n\nSee the attached changes.\n\n"
             "--b1\nContent-Type: text/plain; charset=utf-8\nContent-Disposition: attachment; filename=\"changes.txt\"\n\n"
             f"{changes}--b1--\n")
-    return Mail("[ANNOUNCE] nftables 1.0.9 release", body, sender=sender, msgid="ann@example.org",
+    return Mail(tag + "[ANNOUNCE] nftables 1.0.9 release", body, sender=sender, msgid="ann@example.org",
                 to="netfilter-devel@vger.kernel.org", date=T0 + timedelta(days=20),
                 extra_headers={"Content-Type": 'multipart/mixed; boundary="b1"'})
 
 
-def _release_triage(tmp_path, cli, sender: str, with_shortlog: bool = True) -> dict:
+def _release_triage(tmp_path, cli, sender: str, with_shortlog: bool = True, tag: str = "") -> dict:
     patch = Mail("[PATCH nft] tests: shell: fix the sample ruleset test",
                  patch_body(diff=hunk_diff("tests/shell/testcases/sample", ["\treturn 0;"], ["\treturn 1;"])),
                  msgid="p@example.org", to="netfilter-devel@vger.kernel.org")
-    ann = _announcement(sender, with_shortlog)
+    ann = _announcement(sender, with_shortlog, tag)
     text = thread(patch, start=T0) + "\n" + thread(ann, start=T0 + timedelta(days=20), domain="b.example.org")
     res = cli("triage", str(write(tmp_path, text)), "--no-store", "--now", "2026-12-01", "--format", "json")
     assert res.code in (0, 1), res.err
@@ -124,6 +124,9 @@ def test_a_release_announcement_with_its_shortlog_applies_the_posting(tmp_path, 
     # near misses: the same announcement from someone who applies nothing, one without a shortlog
     assert _release_triage(tmp_path, cli, "Mallory <mallory@evil.example>")["status"] != "applied"
     assert _release_triage(tmp_path, cli, PABLO, with_shortlog=False)["status"] != "applied"
+    # the copy a Mailman list delivers, its tag first, is the same announcement; a tree tag is no list's
+    assert _release_triage(tmp_path, cli, PABLO, tag="[Netfilter-announce] ")["status"] == "applied"
+    assert _release_triage(tmp_path, cli, PABLO, tag="[nf-next] ")["status"] != "applied"
 
 
 def test_a_stored_run_reads_each_pull_request_once(tmp_path, cli, monkeypatch):

@@ -23,7 +23,7 @@ from functools import lru_cache
 from importlib import resources
 
 from .headers import mailbox
-from .subject import list_shaped, parse_subject
+from .subject import parse_subject, past_list_tag
 
 KINDS = ("stable-review", "stable-backport", "stable-notice", "merge-notice", "robot-report", "announcement")
 
@@ -47,16 +47,6 @@ _TABLE: tuple[tuple[str, re.Pattern[str], tuple[str, ...] | None], ...] = (
     ("robot-report", re.compile(r"."), _ROBOTS),
     ("announcement", re.compile(r"\[ANNOUNCE\b", re.I), None),
 )
-
-
-_FIRST_BRACKET_RE = re.compile(r"\[([^\]\s]{1,100})\][ \t]*")
-
-
-def _past_list_tag(text: str) -> str | None:
-    """The subject past a Mailman list's tag ("[Foo-devel] FAILED: patch ..."), where the
-    sender's own subject starts; None when it starts with no such tag."""
-    m = _FIRST_BRACKET_RE.match(text)
-    return text[m.end():] if m and m.end() < len(text) and list_shaped(m.group(1)) else None
 
 
 def _sender_is(sender: str, patterns: tuple[str, ...]) -> bool:
@@ -117,7 +107,7 @@ def mail_kind(subject: str, sender: str, date: float | None = None) -> str | Non
         return "stable-review"
     if s.is_patch and _backport(s.tags, date):
         return "stable-backport"
-    texts = (text,) if (past := _past_list_tag(text)) is None else (text, past)
+    texts = (text,) if (past := past_list_tag(text)) is None else (text, past)
     for kind, pattern, senders in _TABLE:
         if senders is not None and s.is_patch:
             continue  # a robot's patch (coccinelle's fixes) is a patch like any other

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .subject import past_list_tag
+
 _AT_RE = re.compile(r"^are available in the [Gg]it repository at:?[ \t]*\n\s*\n?[ \t]+(?P<repo>\S+)(?:[ \t]+(?P<ref>\S+))?",
                     re.M)
 _AUTHOR_RE = re.compile(r"^(?P<name>\S[^\n]{0,120}?) \(\d{1,5}\):[ \t]*$")
@@ -42,10 +44,20 @@ def parse_pull_request(text: str) -> PullRequest | None:
     return PullRequest(repo=m.group("repo"), ref=m.group("ref"), commits=shortlog(text[m.end():]))
 
 
+def announced(subject: str) -> str | None:
+    """The subject of a release announcement ("[ANNOUNCE] nftables 1.0.9 release"), past a
+    Mailman list's tag; None for any other subject."""
+    text = " ".join(subject.split())
+    for t in (text, past_list_tag(text)):
+        if t is not None and t[:9].upper() == "[ANNOUNCE":
+            return t
+    return None
+
+
 def parse_release(subject: str, text: str) -> PullRequest | None:
     """A release announcement ("[ANNOUNCE] nftables 1.0.9 release") whose text carries the
     release's shortlog: the commits it lists are in that project's tree. None otherwise."""
-    m = _ANNOUNCE_RE.match(" ".join(subject.split()))
+    m = _ANNOUNCE_RE.match(announced(subject) or "")
     if m is None:
         return None
     commits = shortlog(text)

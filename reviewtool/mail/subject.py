@@ -235,10 +235,15 @@ def _parse_subject(raw: str, list_name: str | None = None) -> Subject:
     )
 
 
-def list_shaped(word: str) -> bool:
-    """Whether a bracket's word is shaped as a mailing list's name ("Intel-wired-lan",
-    "lvc-project"), never as a kernel tree tag."""
-    return _LIST_PREFIX_RE.fullmatch(word.strip()) is not None
+_FIRST_BRACKET_RE = re.compile(r"\[([^\]\s]{1,100})\][ \t]*")
+
+
+def past_list_tag(text: str) -> str | None:
+    """The subject past a Mailman list's tag ("[Foo-devel] [ANNOUNCE] nftables 1.0.9", "[Foo-devel]
+    FAILED: patch ..."), where the sender's own subject starts; None when it starts with no word
+    shaped as a list's name (never a kernel tree tag)."""
+    m = _FIRST_BRACKET_RE.match(text)
+    return text[m.end():] if m and m.end() < len(text) and _LIST_PREFIX_RE.fullmatch(m.group(1)) else None
 
 
 def _list_prefix(brackets: list[str], list_name: str | None = None) -> str | None:

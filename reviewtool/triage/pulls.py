@@ -98,7 +98,7 @@ def read_pull_requests(heads: list[MailHead], appliers: frozenset[str],
     return out, list(keys.values())
 
 
-_STORE_BASE = "pull-request-v1"  # the reading below: change it when the reading changes
+_STORE_BASE = "pull-request-v2"  # the reading below: change it when the reading changes (v2: past a list tag)
 
 
 def _read_refs(heads: list[MailHead]):
@@ -112,14 +112,14 @@ def _read_one(h: MailHead, raw) -> dict | None:
     kind, the commits' authors and subjects, its From), or None."""
     from ..mail.headers import header
     from ..mail.message import all_text, body_text
-    from ..mail.pull_request import parse_pull_request, parse_release
+    from ..mail.pull_request import announced, parse_pull_request, parse_release
     from ..sources.files import parse_mail
 
     msg, _ = parse_mail(raw)
     text = body_text(msg) if msg is not None else ""
     kind = "pull-request"
     pr = parse_pull_request(text) if "repository at" in text else None
-    if pr is None and msg is not None and h.subject.lstrip().upper().startswith("[ANNOUNCE"):
+    if pr is None and msg is not None and announced(h.subject):
         pr, kind = parse_release(h.subject, all_text(msg)), "release"
     if pr is None:
         return None
