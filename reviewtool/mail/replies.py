@@ -58,6 +58,7 @@ from ..bounded import number
 from .footer import strip_list_footer
 from .headers import mailbox
 from .message import own_parts
+from .quoting import original_starts
 from .reply_forms import ReplyForm, hints, shipped_forms
 from .reply_lead import lead_clause, paragraphs_of
 from .reply_lists import PARSERS, PatchRef
@@ -183,7 +184,12 @@ def _own_lines(body: str) -> tuple[list[str], list[bool], int]:
     lines = body.split("\n")
     end = next((i for i, line in enumerate(lines) if _SIGNATURE_RE.fullmatch(line)), len(lines))
     # ">From " is an mbox's escape of a line starting "From ", not a quote
-    return lines, [line.lstrip().startswith(">") and not line.startswith(">From ") for line in lines], end
+    quoted = [line.lstrip().startswith(">") and not line.startswith(">From ") for line in lines]
+    original = original_starts(lines) if "---" in body or "____" in body else None
+    if original is not None:
+        quoted[original:] = [True] * (len(lines) - original)
+    return lines, quoted, end
+
 
 
 def _alone(lines: list[str], quoted: list[bool], i: int) -> bool:

@@ -15,18 +15,20 @@ from email.message import EmailMessage
 
 from ..errors import InputError, LimitError
 from ..limits import limits
+from ..mail.footer import strip_list_footer
 from ..mail.headers import capped_note, header, message_id_of, msg_date
 from ..mail.message import is_patch_mail, without_forwarded
+from ..mail.quoting import original_starts
 from ..mail.subject import normalized_summary, parse_subject
 from ..sources.b4fetch import init_b4
 from ..sources.threads import split_reposts
-from .assemble import duplicate_counters, make_patch, make_series, person
 from . import b4fast
+from .assemble import duplicate_counters, make_patch, make_series, person
 from .b4fast import read_subject
 from .b4mailbox import mailboxes
-from ..mail.footer import strip_list_footer
 from .series import Patch, Reply, Series
 from .trailers import find_reply_trailers, make_trailer
+
 
 def _patch(lmsg, subjects: dict[str, str] | None = None) -> Patch:
     """The model of one patch mail; `subjects` maps msgid -> the subject as written when b4 was
@@ -43,7 +45,10 @@ def _patch(lmsg, subjects: dict[str, str] | None = None) -> Patch:
 
 
 def _strip_quotes(body: str) -> str:
-    return "\n".join(l for l in body.replace("\r", "").split("\n") if not l.startswith(">"))
+    """The reply's own lines: no `>` quote, nothing of a top-posted reply's copy of the answered mail."""
+    lines = body.replace("\r", "").split("\n")
+    original = original_starts(lines) if "---" in body or "____" in body else None
+    return "\n".join(l for l in lines[:original] if not l.startswith(">"))
 
 
 def _earlier_replies(lmbx, summaries: dict[str, int]) -> tuple[Reply, ...]:
