@@ -191,7 +191,6 @@ def _own_lines(body: str) -> tuple[list[str], list[bool], int]:
     return lines, quoted, end
 
 
-
 def _alone(lines: list[str], quoted: list[bool], i: int) -> bool:
     def gap(j: int) -> bool:
         return j < 0 or j >= len(lines) or quoted[j] or not lines[j].strip()
