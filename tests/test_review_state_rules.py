@@ -47,6 +47,26 @@ def test_no_space_after_colon_is_dropped(tmp_path, check_json):
     assert hit["patch"] == 2 and "no space after the colon" in hit["message"]
 
 
+def test_a_review_trailer_wrapped_by_the_mail_client_is_collected_as_b4_collects_it(tmp_path, check_json):
+    """A long Reviewed-by wrapped onto the next line (a client's line length, format=flowed's
+    soft break): b4 joins "Name" and "<address>" and applies it, so it is counted, not dropped.
+    Near miss: a Reviewed-by with no address anywhere is dropped, as b4 drops it."""
+    import b4
+
+    wrapped = "> Pass the flags.\n\nReviewed-by: Maria Maintainer \n<maria@example.com>\n"
+    collected, _ = b4.LoreMessage.find_trailers(wrapped, followup=True)
+    assert [t.value for t in collected] == ["Maria Maintainer <maria@example.com>"]
+    for body, dropped in ((wrapped, 0), ("> Pass the flags.\n\nReviewed-by: Maria Maintainer\n\nThanks\n", 1)):
+        mails = series_mails(2)
+        mails.append(Mail("Re: [PATCH net 2/2] foo: fix thing number 2", body,
+                          sender="Maria Maintainer <maria@example.com>",
+                          in_reply_to="20261102100000.1002-2-jane@example.org"))
+        res = check_json(write(tmp_path, thread(*mails), name=f"w{dropped}.mbox"), "--select", "review")
+        assert len(hits(res, "review-trailer-dropped")) == dropped, res.json["findings"]
+        [coverage] = hits(res, "review-coverage")
+        assert ("Reviewed-by Maria Maintainer" in " ".join(coverage["evidence"])) == (not dropped), coverage
+
+
 def test_collected_reviews_are_not_dropped(check_json):
     for name in (COUNTER_ZEROING, "netfilter-devel/nf-next-ipvs-cleanups-v2.mbox",
                  "b4/trailers-followup-htmljunk.mbox", "netfilter-devel/nf-vrf-conntrack-dflt-qdisc.mbox"):

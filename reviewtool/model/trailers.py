@@ -201,11 +201,22 @@ def split_commit_message(text: str) -> MessageParts:
     return MessageParts(tuple(headers), prose, tuple(trailers), tuple(problems), tuple(lines), tuple(malformed))
 
 
+# b4 joins a trailer wrapped by the reviewer's mail client before it reads the lines (its
+# find_trailers: "Signed-off-by: Long Name" over "<email@example.com>", a Fixes subject over two
+# lines); so do we, each on the next line only (b4's classes span lines, at a quadratic cost).
+_WRAPPED_ADDRESS_RE = re.compile(r"^(\S+:[ \t]+[^<\n]+)\n(<[^>\n]+>)$", re.M)
+_WRAPPED_FIXES_RE = re.compile(r"^(\S+:[ \t]+[\da-f]+[ \t]+\([^)\n]+)\n([^\n]+\))", re.M)
+
+
 def find_reply_trailers(body: str, *, source_msgid: str | None = None,
                         source_from: Person | None = None) -> tuple[Trailer, ...]:
-    """Trailer lines a reviewer wrote in a reply (quoted text skipped), valid or not."""
+    """Trailer lines a reviewer wrote in a reply (quoted text skipped), valid or not; a trailer
+    wrapped onto the next line is read joined, as b4 reads it."""
     found = []
-    for n, line in enumerate(body.replace("\r", "").split("\n"), 1):
+    body = body.replace("\r", "")
+    if "\n<" in body or "(" in body:
+        body = _WRAPPED_ADDRESS_RE.sub(r"\1 \2", _WRAPPED_FIXES_RE.sub(r"\1 \2", body))
+    for n, line in enumerate(body.split("\n"), 1):
         if line.startswith(">"):
             continue
         stripped = line.strip()
