@@ -15,7 +15,8 @@ without the list's List-* and X-Mailing-List fields, as a maintainer in To or Cc
 sent to them), `list-tag` (a Mailman list's `[Foo-devel] ` in every subject), `mboxo` (mutt's
 and Python's mbox: `From <sender> <date>` separators, quoted `From ` lines left quoted),
 `localized` (a reply's `Re:` as other clients write it: `AW:`, `SV:`, `Antw:`, `Odp:`, `VS:`,
-`回复:`, `答复：`), `gzip`,
+`回复:`, `答复：`), `flowed` (replies in RFC 3676 format=flowed, wrapped at 60 columns, harsher
+than a mail client's 72), `gzip`,
 `maildir` (a file per mail).
 """
 
@@ -138,6 +139,28 @@ def localized(mail: bytes, n: int) -> bytes:
     return sep + head[:m.start()] + m.group(1) + subject + head[end:] + b"\n" + body
 
 
+def flowed(mail: bytes, n: int) -> bytes:
+    """A reply as Thunderbird sends it (RFC 3676 format=flowed): lines over 60 characters wrapped
+    at a blank, each break a soft one (a trailing space), quoted lines keeping their `>`."""
+    parts = _parts(mail)
+    if parts is None or not REPLY_SUBJECT_RE.search(parts[1]) or re.search(
+            rb"^content-type:[ \t]*multipart|^content-transfer-encoding:[ \t]*(quoted-printable|base64)",
+            parts[1], re.I | re.M):
+        return mail
+    sep, head, body = parts
+    out = []
+    for line in body.split(b"\n"):
+        quote = re.match(rb"^(>+ ?)", line)
+        prefix = quote.group(1) if quote else b""
+        while len(line) > 60 and (cut := line.rfind(b" ", len(prefix) + 1, 60)) > len(prefix):
+            out.append(line[:cut + 1])  # the blank stays at the end: a soft break
+            line = prefix + line[cut + 1:]
+        out.append(line.rstrip(b" ") if line.strip() != b"--" else line)
+    head = re.sub(rb"^content-type:[^\n]*\n(?:[ \t][^\n]*\n)*", b"", head, flags=re.I | re.M)
+    head += b"Content-Type: text/plain; charset=utf-8; format=flowed\n"
+    return sep + head + b"\n" + b"\n".join(out)
+
+
 def list_tag(mail: bytes, n: int) -> bytes:
     """The subject tag a Mailman list adds (`[Foo-devel] [PATCH v2 1/3] ...`, after `Re: `)."""
     parts = _parts(mail)
@@ -186,6 +209,8 @@ def rewrite(kind: str, data: bytes, tmp: Path) -> list[Path]:
         out.write_bytes(b"".join(headers(m, n) for n, m in enumerate(mails)))
     elif kind == "duplicated":
         out.write_bytes(b"".join(m + m if n % 3 == 0 else m for n, m in enumerate(mails)))
+    elif kind == "flowed":
+        out.write_bytes(b"".join(flowed(m, n) for n, m in enumerate(mails)))
     elif kind == "localized":
         out.write_bytes(b"".join(localized(m, n) for n, m in enumerate(mails)))
     elif kind == "list-tag":
@@ -208,7 +233,7 @@ def rewrite(kind: str, data: bytes, tmp: Path) -> list[Path]:
 
 
 KINDS = ("crlf", "reversed", "shuffled", "two-files", "duplicated", "encoded", "headers", "direct", "list-tag", "mboxo",
-         "localized", "gzip", "maildir")
+         "localized", "flowed", "gzip", "maildir")
 
 
 def triage(paths: list[Path], cache: Path) -> dict:
