@@ -14,7 +14,7 @@ import pytest
 from mailfactory import Mail, hunk_diff, patch_body, thread, write
 from test_triage_pulls import KALLE
 
-from reviewtool.mail.quoting import original_starts
+from reviewtool.mail.quoting import original_offset
 
 T0 = datetime(2026, 11, 2, 10, tzinfo=timezone.utc)
 SEPARATORS = ["-----Original Message-----", "-----Ursprüngliche Nachricht-----",
@@ -47,7 +47,12 @@ def test_the_answered_mail_below_a_top_posted_reply_settles_nothing(tmp_path, cl
 
 
 def test_where_the_copy_starts():
-    assert original_starts(["Thanks.", "", "-----Original Message-----", "From: x"]) == 2
-    assert original_starts(["Thanks.", "_" * 32, "From: x"]) == 1
-    assert original_starts(["Thanks.", "_" * 32, "a rule under a table"]) is None
-    assert original_starts(["> -----Original Message-----", "Applied."]) is None  # quoted: the reader's own test
+    def line_of(lines):  # the line the copy starts on, or None
+        text = "\n".join(lines)
+        at = original_offset(text)
+        return None if at is None else text.count("\n", 0, at)
+
+    assert line_of(["Thanks.", "", "-----Original Message-----", "From: x"]) == 2
+    assert line_of(["Thanks.", "_" * 32, "From: x"]) == 1
+    assert line_of(["Thanks.", "_" * 32, "a rule under a table"]) is None
+    assert line_of(["> -----Original Message-----", "Applied."]) is None  # quoted: the reader's own test

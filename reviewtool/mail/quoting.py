@@ -1,6 +1,6 @@
 """What of a reply's body is the mail it answers, not the reply's own words.
 
-    original_starts(lines) -> int | None
+    original_offset(text) -> int | None
 
 Inline replies quote with `>`; each reader tests its lines for that itself. Outlook's
 top-posting puts the answered mail below the reply, unquoted: below "-----Original Message-----"
@@ -13,17 +13,19 @@ from __future__ import annotations
 
 import re
 
-_ORIGINAL_RE = re.compile(r"[ \t]*-{3,}[ \t]*(?:original message|original-nachricht|urspr\u00fcngliche nachricht|"
+_ORIGINAL_RE = re.compile(r"^[ \t]*-{3,}[ \t]*(?:original message|original-nachricht|urspr\u00fcngliche nachricht|"
                           r"message d'origine|oorspronkelijk bericht|\u539f\u59cb\u90f5\u4ef6|\u539f\u59cb\u90ae\u4ef6)"
-                          r"[ \t]*-{3,}[ \t]*", re.I)
-_OUTLOOK_RULE_RE = re.compile(r"_{20,}[ \t]*")
+                          r"[ \t]*-{3,}[ \t]*$|^_{20,}[ \t]*\nfrom:", re.I | re.M)
 
 
-def original_starts(lines: list[str]) -> int | None:
-    """Where a top-posted reply's copy of the mail it answers starts, or None."""
-    for i, line in enumerate(lines):
-        if _ORIGINAL_RE.fullmatch(line):
-            return i
-        if _OUTLOOK_RULE_RE.fullmatch(line) and i + 1 < len(lines) and lines[i + 1].lower().startswith("from:"):
-            return i
-    return None
+# A word each separator holds, looked for first: a substring test runs at memory speed, the
+# line-anchored search at a tenth of it.
+_HINTS = ("riginal", "RIGINAL", "rspr\u00fcngliche", "origine", "orspronkelijk", "\u539f\u59cb", "_" * 20)
+
+
+def original_offset(text: str) -> int | None:
+    """Where a top-posted reply's copy of the mail it answers starts in `text`, or None."""
+    if not any(h in text for h in _HINTS):
+        return None
+    m = _ORIGINAL_RE.search(text)
+    return m.start() if m else None

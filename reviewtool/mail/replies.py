@@ -58,7 +58,7 @@ from ..bounded import number
 from .footer import strip_list_footer
 from .headers import mailbox
 from .message import own_parts
-from .quoting import original_starts
+from .quoting import original_offset
 from .reply_forms import ReplyForm, hints, shipped_forms
 from .reply_lead import lead_clause, paragraphs_of
 from .reply_lists import PARSERS, PatchRef
@@ -185,8 +185,8 @@ def _own_lines(body: str) -> tuple[list[str], list[bool], int]:
     end = next((i for i, line in enumerate(lines) if _SIGNATURE_RE.fullmatch(line)), len(lines))
     # ">From " is an mbox's escape of a line starting "From ", not a quote
     quoted = [line.lstrip().startswith(">") and not line.startswith(">From ") for line in lines]
-    original = original_starts(lines) if "---" in body or "____" in body else None
-    if original is not None:
+    if (at := original_offset(body)) is not None:  # a top-posted reply's copy of the answered mail
+        original = body.count("\n", 0, at)
         quoted[original:] = [True] * (len(lines) - original)
     return lines, quoted, end
 

@@ -18,7 +18,7 @@ from ..limits import limits
 from ..mail.footer import strip_list_footer
 from ..mail.headers import capped_note, header, message_id_of, msg_date
 from ..mail.message import is_patch_mail, without_forwarded
-from ..mail.quoting import original_starts
+from ..mail.quoting import original_offset
 from ..mail.subject import normalized_summary, parse_subject
 from ..sources.b4fetch import init_b4
 from ..sources.threads import split_reposts
@@ -46,9 +46,9 @@ def _patch(lmsg, subjects: dict[str, str] | None = None) -> Patch:
 
 def _strip_quotes(body: str) -> str:
     """The reply's own lines: no `>` quote, nothing of a top-posted reply's copy of the answered mail."""
-    lines = body.replace("\r", "").split("\n")
-    original = original_starts(lines) if "---" in body or "____" in body else None
-    return "\n".join(l for l in lines[:original] if not l.startswith(">"))
+    body = body.replace("\r", "")
+    body = body[:original_offset(body)]  # None: all of it
+    return "\n".join(l for l in body.split("\n") if not l.startswith(">"))
 
 
 def _earlier_replies(lmbx, summaries: dict[str, int]) -> tuple[Reply, ...]:

@@ -203,9 +203,19 @@ def split_commit_message(text: str) -> MessageParts:
 
 # b4 joins a trailer wrapped by the reviewer's mail client before it reads the lines (its
 # find_trailers: "Signed-off-by: Long Name" over "<email@example.com>", a Fixes subject over two
-# lines); so do we, each on the next line only (b4's classes span lines, at a quadratic cost).
-_WRAPPED_ADDRESS_RE = re.compile(r"^(\S+:[ \t]+[^<\n]+)\n(<[^>\n]+>)$", re.M)
-_WRAPPED_FIXES_RE = re.compile(r"^(\S+:[ \t]+[\da-f]+[ \t]+\([^)\n]+)\n([^\n]+\))", re.M)
+# lines); so do we, for a trailer line and the line after it.
+_ADDRESS_LINE_RE = re.compile(r"<[^>]+>")
+_OPEN_FIXES_RE = re.compile(r"\S+:\s+[\da-f]+\s+\([^)]+")
+
+
+def _wrapped(value: str, line: str, nxt: str) -> str | None:
+    """`line` joined with the line after it, where b4 joins them: an address alone on the next
+    line after a value with none, or a Fixes subject whose parenthesis closes on the next line."""
+    if "<" not in value and _ADDRESS_LINE_RE.fullmatch(nxt):
+        return f"{line} {nxt}"
+    if "(" in line and ")" in nxt and _OPEN_FIXES_RE.fullmatch(line):
+        return f"{line} {nxt.strip()}"
+    return None
 
 
 def find_reply_trailers(body: str, *, source_msgid: str | None = None,
@@ -213,10 +223,8 @@ def find_reply_trailers(body: str, *, source_msgid: str | None = None,
     """Trailer lines a reviewer wrote in a reply (quoted text skipped), valid or not; a trailer
     wrapped onto the next line is read joined, as b4 reads it."""
     found = []
-    body = body.replace("\r", "")
-    if "\n<" in body or "(" in body:
-        body = _WRAPPED_ADDRESS_RE.sub(r"\1 \2", _WRAPPED_FIXES_RE.sub(r"\1 \2", body))
-    for n, line in enumerate(body.split("\n"), 1):
+    lines = body.replace("\r", "").split("\n")
+    for n, line in enumerate(lines, 1):
         if line.startswith(">"):
             continue
         stripped = line.strip()
@@ -225,6 +233,9 @@ def find_reply_trailers(body: str, *, source_msgid: str | None = None,
             continue
         name = m.group("name")
         if name.lower() in PERSON_TRAILERS - {"cc"} or name.lower() == "fixes":
+            if n < len(lines) and (joined := _wrapped(m.group("value"), stripped, lines[n])) is not None:
+                stripped = joined
+                m = TRAILER_LINE_RE.match(stripped)
             found.append(make_trailer(name, m.group("value"), stripped, n, source_msgid=source_msgid,
                                       source_from=source_from))
     return tuple(found)
